@@ -1,0 +1,31 @@
+package library
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Problem is one thing wrong with a content file. Lint prints problems as
+// "path:line: message" so editors and CI annotate the right line.
+type Problem struct {
+	Path string // slash-separated, relative to the library root
+	Line int    // 1-based; 0 when the problem concerns the whole file
+	Msg  string
+}
+
+func (p Problem) String() string {
+	if p.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", p.Path, p.Line, p.Msg)
+	}
+	return fmt.Sprintf("%s: %s", p.Path, p.Msg)
+}
+
+// SortProblems orders problems by file and line so output is stable.
+func SortProblems(ps []Problem) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].Path != ps[j].Path {
+			return ps[i].Path < ps[j].Path
+		}
+		return ps[i].Line < ps[j].Line
+	})
+}
