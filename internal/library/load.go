@@ -1,0 +1,173 @@
+package library
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+)
+
+// Library is the validated content: what survives validation. Files with
+// fatal problems are left out; their problems are reported beside.
+type Library struct {
+	Taxonomy  *Taxonomy
+	Incidents []*Incident // newest first
+	Playbooks []*Playbook // by id
+	Hash      string      // content hash of every file in the library
+	incByID   map[string]*Incident
+	pbByID    map[string]*Playbook
+}
+
+// Incident looks up an incident by id.
+func (l *Library) Incident(id string) (*Incident, bool) { in, ok := l.incByID[id]; return in, ok }
+
+// Playbook looks up a playbook by id.
+func (l *Library) Playbook(id string) (*Playbook, bool) { pb, ok := l.pbByID[id]; return pb, ok }
+
+// PlaybookAnchors maps each playbook id to its heading anchors (for triage lint).
+func (l *Library) PlaybookAnchors() map[string][]string {
+	out := make(map[string][]string, len(l.Playbooks))
+	for _, pb := range l.Playbooks {
+		out[pb.ID] = pb.Anchors()
+	}
+	return out
+}
+
+// ErrNothingValid is returned when no incident or playbook survived validation.
+var ErrNothingValid = errors.New("library: no valid content")
+
+// Load parses and validates a library rooted at fsys (the folder holding
+// taxonomy.yaml). It returns the valid content together with every problem
+// found; the error is non-nil only when no usable library is left.
+func Load(fsys fs.FS) (*Library, []Problem, error) {
+	hash, err := Hash(fsys)
+	if err != nil {
+		return nil, nil, err
+	}
+	taxSrc, err := fs.ReadFile(fsys, "taxonomy.yaml")
+	if err != nil {
+		return nil, nil, fmt.Errorf("library: read taxonomy.yaml: %w", err)
+	}
+	tax, problems, err := ParseTaxonomy("taxonomy.yaml", taxSrc)
+	if err != nil {
+		return nil, []Problem{{Path: "taxonomy.yaml", Msg: err.Error()}}, fmt.Errorf("library: %w", err)
+	}
+	lib := &Library{Taxonomy: tax, Hash: hash, incByID: map[string]*Incident{}, pbByID: map[string]*Playbook{}}
+
+	pbFiles, _ := fs.Glob(fsys, "playbooks/*.md")
+	for _, p := range pbFiles {
+		src, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			problems = append(problems, Problem{Path: p, Msg: err.Error()})
+			continue
+		}
+		pb, ps := parsePlaybook(p, src, tax)
+		problems = append(problems, ps...)
+		if pb == nil {
+			continue
+		}
+		if prev := lib.pbByID[pb.ID]; prev != nil {
+			problems = append(problems, Problem{Path: p, Line: 2, Msg: fmt.Sprintf("duplicate playbook id %q (also in %s)", pb.ID, prev.Path)})
+			continue
+		}
+		lib.pbByID[pb.ID] = pb
+		lib.Playbooks = append(lib.Playbooks, pb)
+	}
+	sort.Slice(lib.Playbooks, func(i, j int) bool { return lib.Playbooks[i].ID < lib.Playbooks[j].ID })
+
+	incFiles, _ := fs.Glob(fsys, "incidents/*.md")
+	for _, p := range incFiles {
+		src, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			problems = append(problems, Problem{Path: p, Msg: err.Error()})
+			continue
+		}
+		in, ps := parseIncident(p, src, tax)
+		problems = append(problems, ps...)
+		if in == nil {
+			continue
+		}
+		if prev := lib.incByID[in.ID]; prev != nil {
+			problems = append(problems, Problem{Path: p, Line: idLine(src), Msg: fmt.Sprintf("duplicate incident id %s (also in %s)", in.ID, prev.Path)})
+			continue
+		}
+		var known []string
+		for _, id := range in.Playbooks {
+			if lib.pbByID[id] == nil {
+				problems = append(problems, Problem{Path: p, Line: fieldLine(src, "playbooks"),
+					Msg: fmt.Sprintf("links to playbook %q, which does not exist%s", id, didYouMean(id, sortedKeys(lib.pbByID)))})
+				continue
+			}
+			known = append(known, id)
+		}
+		in.Playbooks = known
+		lib.incByID[in.ID] = in
+		lib.Incidents = append(lib.Incidents, in)
+	}
+	SortNewestFirst(lib.Incidents)
+	SortProblems(problems)
+	if len(lib.Incidents) == 0 && len(lib.Playbooks) == 0 {
+		return lib, problems, ErrNothingValid
+	}
+	return lib, problems, nil
+}
+
+// SortNewestFirst orders incidents by date descending, then id.
+func SortNewestFirst(ins []*Incident) {
+	sort.SliceStable(ins, func(i, j int) bool {
+		if ins[i].Date != ins[j].Date {
+			return ins[i].Date > ins[j].Date
+		}
+		return ins[i].ID > ins[j].ID
+	})
+}
+
+// Hash is a content hash over every file's path and bytes. Equal hashes mean
+// the derived read models (SQLite, bleve) can be reused as they are.
+func Hash(fsys fs.FS) (string, error) {
+	h := sha256.New()
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != "." && strings.HasPrefix(d.Name(), ".") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".") {
+			return nil
+		}
+		src, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", p, len(src))
+		h.Write(src)
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("library: hash: %w", err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func idLine(src []byte) int { return fieldLine(src, "id") }
+
+// fieldLine finds the line of a top-level front-matter field, for problems
+// discovered after parsing.
+func fieldLine(src []byte, field string) int {
+	for i, line := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(line, field+":") {
+			return i + 1
+		}
+		if i > 0 && strings.TrimSpace(line) == "---" {
+			break
+		}
+	}
+	return 1
+}

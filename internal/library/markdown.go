@@ -1,0 +1,281 @@
+package library
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/microcosm-cc/bluemonday"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"go.abhg.dev/goldmark/frontmatter"
+	"gopkg.in/yaml.v3"
+)
+
+// Section is one "##" section of a document, rendered to sanitised HTML.
+type Section struct {
+	ID       string    `json:"id"` // anchor
+	Title    string    `json:"title"`
+	Markdown string    `json:"markdown"`
+	HTML     string    `json:"html"`
+	Text     string    `json:"-"` // plain text for search
+	Commands []string  `json:"commands,omitempty"`
+	Anchors  []Heading `json:"anchors,omitempty"` // "###" and deeper inside the section
+	Line     int       `json:"-"`
+}
+
+// Heading is a sub-heading with its anchor.
+type Heading struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	Level int    `json:"level"`
+}
+
+// Slug turns heading text into an anchor: lower case, every run of characters
+// that are not letters or digits becomes one hyphen. Triage outcomes link to
+// these anchors, so the rule is part of the content contract.
+func Slug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+		} else {
+			dash = true
+		}
+	}
+	return b.String()
+}
+
+// ids gives goldmark our slug rule, de-duplicating within one document.
+type ids struct{ seen map[string]int }
+
+func (s *ids) Generate(value []byte, _ ast.NodeKind) []byte {
+	id := Slug(string(value))
+	if id == "" {
+		id = "section"
+	}
+	if n := s.seen[id]; n > 0 {
+		s.seen[id] = n + 1
+		return fmt.Appendf(nil, "%s-%d", id, n)
+	}
+	s.seen[id] = 1
+	return []byte(id)
+}
+
+func (s *ids) Put(value []byte) { s.seen[string(value)]++ }
+
+var md = goldmark.New(
+	// Raw HTML stays off (goldmark's default): content is data, not markup.
+	goldmark.WithExtensions(extension.GFM, &frontmatter.Extender{}),
+	goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+)
+
+// The sanitiser runs after goldmark as a second line of defence: links keep
+// only safe schemes, and ids survive so anchors work.
+var policy = func() *bluemonday.Policy {
+	p := bluemonday.UGCPolicy()
+	p.AllowAttrs("id").Matching(regexp.MustCompile(`^[\p{L}\p{N}-]+$`)).OnElements("h1", "h2", "h3", "h4", "h5", "h6")
+	p.AllowAttrs("class").Matching(regexp.MustCompile(`^language-[\w+-]+$`)).OnElements("code")
+	p.RequireNoFollowOnLinks(true)
+	p.AddTargetBlankToFullyQualifiedLinks(true)
+	return p
+}()
+
+// document is a parsed Markdown file: its front matter as a YAML node (with
+// line numbers relative to the file) and its level-2 sections.
+type document struct {
+	front     *yaml.Node
+	frontLine int // file line of the first front-matter line
+	sections  []Section
+	preamble  string // text before the first "##", usually empty
+}
+
+var yamlLineRE = regexp.MustCompile(`line (\d+)`)
+
+// yamlErr rewrites yaml.v3's "line N" to file lines by adding offset.
+func yamlErr(err error, offset int) string {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	return yamlLineRE.ReplaceAllStringFunc(msg, func(m string) string {
+		var n int
+		fmt.Sscanf(m, "line %d", &n)
+		return fmt.Sprintf("line %d", n+offset)
+	})
+}
+
+// parseDocument splits a Markdown file with YAML front matter. The error is a
+// Problem because the caller reports it against the file.
+func parseDocument(path string, src []byte) (*document, *Problem) {
+	if !bytes.HasPrefix(src, []byte("---\n")) && !bytes.HasPrefix(src, []byte("---\r\n")) {
+		return nil, &Problem{Path: path, Line: 1, Msg: "missing front matter: the file must start with a line \"---\""}
+	}
+	ctx := parser.NewContext(parser.WithIDs(&ids{seen: map[string]int{}}))
+	root := md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	fm := frontmatter.Get(ctx)
+	if fm == nil {
+		return nil, &Problem{Path: path, Line: 1, Msg: "front matter is not closed by a line \"---\""}
+	}
+	var node yaml.Node
+	if err := fm.Decode(&node); err != nil {
+		line := 2
+		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+			fmt.Sscanf(m[1], "%d", &line)
+			line++
+		}
+		return nil, &Problem{Path: path, Line: line, Msg: "malformed front matter: " + yamlErr(err, 1)}
+	}
+	if len(node.Content) == 0 || node.Content[0].Kind != yaml.MappingNode {
+		return nil, &Problem{Path: path, Line: 2, Msg: "front matter must be a YAML mapping of fields"}
+	}
+	doc := &document{front: node.Content[0], frontLine: 2}
+	doc.sections, doc.preamble = splitSections(src, root)
+	return doc, nil
+}
+
+// splitSections cuts the body at each level-2 heading found by goldmark (so
+// "##" inside code fences is never mistaken for a heading) and renders each
+// part on its own.
+func splitSections(src []byte, root ast.Node) ([]Section, string) {
+	type cut struct {
+		start, bodyStart int
+		title, id        string
+		line             int
+	}
+	var cuts []cut
+	bodyStart := 0
+	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
+		if n.Kind().String() == "Frontmatter" || n.Kind().String() == "frontmatter" {
+			if l := n.Lines(); l.Len() > 0 {
+				bodyStart = l.At(l.Len() - 1).Stop
+			}
+			continue
+		}
+		h, ok := n.(*ast.Heading)
+		if !ok || h.Level != 2 || h.Lines().Len() == 0 {
+			continue
+		}
+		seg := h.Lines().At(0)
+		lineStart := bytes.LastIndexByte(src[:seg.Start], '\n') + 1
+		lineEnd := bytes.IndexByte(src[seg.Stop:], '\n')
+		if lineEnd < 0 {
+			lineEnd = len(src)
+		} else {
+			lineEnd += seg.Stop + 1
+		}
+		id, _ := h.AttributeString("id")
+		idStr, _ := id.([]byte)
+		cuts = append(cuts, cut{start: lineStart, bodyStart: lineEnd, title: strings.TrimSpace(string(src[seg.Start:seg.Stop])),
+			id: string(idStr), line: bytes.Count(src[:lineStart], []byte("\n")) + 1})
+	}
+	if bodyStart == 0 {
+		// The front matter node may not carry lines; find the closing fence.
+		if i := bytes.Index(src[3:], []byte("\n---")); i >= 0 {
+			bodyStart = 3 + i + 4
+			if j := bytes.IndexByte(src[bodyStart:], '\n'); j >= 0 {
+				bodyStart += j + 1
+			}
+		}
+	}
+	preambleEnd := len(src)
+	if len(cuts) > 0 {
+		preambleEnd = cuts[0].start
+	}
+	preamble := ""
+	if bodyStart < preambleEnd {
+		preamble = strings.TrimSpace(string(src[bodyStart:preambleEnd]))
+	}
+	sections := make([]Section, 0, len(cuts))
+	for i, c := range cuts {
+		end := len(src)
+		if i+1 < len(cuts) {
+			end = cuts[i+1].start
+		}
+		body := strings.TrimSpace(string(src[c.bodyStart:end]))
+		s := renderSection(body)
+		s.ID, s.Title, s.Markdown, s.Line = c.id, c.title, body, c.line
+		if s.ID == "" {
+			s.ID = Slug(c.title)
+		}
+		sections = append(sections, s)
+	}
+	return sections, preamble
+}
+
+// renderSection renders one section body and extracts its plain text, fenced
+// commands and sub-headings.
+func renderSection(body string) Section {
+	src := []byte(body)
+	ctx := parser.NewContext(parser.WithIDs(&ids{seen: map[string]int{}}))
+	root := md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
+	var s Section
+	var plain strings.Builder
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch v := n.(type) {
+		case *ast.Heading:
+			id, _ := v.AttributeString("id")
+			idb, _ := id.([]byte)
+			title := nodeText(v, src)
+			s.Anchors = append(s.Anchors, Heading{ID: string(idb), Title: title, Level: v.Level})
+		case *ast.FencedCodeBlock:
+			var code strings.Builder
+			for i := 0; i < v.Lines().Len(); i++ {
+				seg := v.Lines().At(i)
+				code.Write(seg.Value(src))
+			}
+			s.Commands = append(s.Commands, strings.TrimRight(code.String(), "\n"))
+			plain.WriteString(code.String())
+			plain.WriteByte('\n')
+			return ast.WalkSkipChildren, nil
+		case *ast.Text:
+			plain.Write(v.Segment.Value(src))
+			if v.SoftLineBreak() || v.HardLineBreak() {
+				plain.WriteByte(' ')
+			}
+		case *ast.String:
+			plain.Write(v.Value)
+		case *ast.CodeSpan:
+			plain.WriteString(nodeText(v, src))
+			return ast.WalkSkipChildren, nil
+		case *ast.Paragraph, *ast.ListItem:
+			plain.WriteByte('\n')
+		}
+		return ast.WalkContinue, nil
+	})
+	var out bytes.Buffer
+	_ = md.Renderer().Render(&out, src, root)
+	s.HTML = policy.Sanitize(out.String())
+	s.Text = strings.TrimSpace(plain.String())
+	return s
+}
+
+// nodeText concatenates the text under n.
+func nodeText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			if t, ok := c.(*ast.Text); ok {
+				b.Write(t.Segment.Value(src))
+			} else if s, ok := c.(*ast.String); ok {
+				b.Write(s.Value)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
+
+// RenderMarkdown renders a snippet (a trigger line, a diagnosis) to sanitised
+// HTML with the same rules as library content.
+func RenderMarkdown(s string) string { return renderSection(s).HTML }

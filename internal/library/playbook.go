@@ -1,0 +1,77 @@
+package library
+
+import (
+	"path"
+	"strings"
+)
+
+// Playbook is a step-by-step guide for triaging one symptom.
+type Playbook struct {
+	ID         string    `json:"id"`
+	Title      string    `json:"title"`
+	Summary    string    `json:"summary"`
+	Symptoms   []string  `json:"symptoms"`
+	Components []string  `json:"components"`
+	Signals    []string  `json:"signals"`
+	Sections   []Section `json:"sections"`
+	Path       string    `json:"path"`
+}
+
+// PlaybookSections are the required body sections, in order.
+var PlaybookSections = []string{"Detect", "Scope", "Mitigate", "Root cause", "Verify", "Record"}
+
+var playbookFields = []string{"id", "title", "summary", "symptoms", "components", "signals"}
+
+// Anchors lists every heading anchor of the playbook: sections and the
+// sub-headings inside them. Triage outcomes may link to any of them.
+func (pb *Playbook) Anchors() []string {
+	var out []string
+	for _, s := range pb.Sections {
+		out = append(out, s.ID)
+		for _, h := range s.Anchors {
+			out = append(out, h.ID)
+		}
+	}
+	return out
+}
+
+// HeadingTitle returns the text of the heading with the given anchor.
+func (pb *Playbook) HeadingTitle(anchor string) string {
+	for _, s := range pb.Sections {
+		if s.ID == anchor {
+			return s.Title
+		}
+		for _, h := range s.Anchors {
+			if h.ID == anchor {
+				return h.Title
+			}
+		}
+	}
+	return ""
+}
+
+func parsePlaybook(p string, src []byte, tax *Taxonomy) (*Playbook, []Problem) {
+	doc, prob := parseDocument(p, src)
+	if prob != nil {
+		return nil, []Problem{*prob}
+	}
+	f := newFront(p, doc.front, doc.frontLine-1, playbookFields)
+	pb := &Playbook{Path: p}
+	pb.ID = f.str("id", true)
+	if pb.ID != "" && !idPattern.MatchString(pb.ID) {
+		f.addf(f.line("id")-f.offset, "playbook id %q must be lower-case words joined by hyphens", pb.ID)
+	} else if want := pb.ID + ".md"; pb.ID != "" && path.Base(p) != want {
+		f.addf(f.line("id")-f.offset, "playbook id %s does not match the file name %s (want %s)", pb.ID, path.Base(p), want)
+	}
+	pb.Title = f.str("title", true)
+	pb.Summary = f.str("summary", true)
+	pb.Symptoms = f.terms("symptoms", FacetSymptom, tax, true)
+	pb.Components = f.terms("components", FacetComponent, tax, false)
+	pb.Signals = f.list("signals", false)
+	pb.Sections = doc.sections
+	problems := append(f.problems, requireSections(p, doc.sections, PlaybookSections, len(strings.Split(string(src), "\n")))...)
+	if pb.ID == "" || !idPattern.MatchString(pb.ID) || pb.Title == "" {
+		return nil, problems
+	}
+	return pb, problems
+}

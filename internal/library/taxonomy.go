@@ -1,0 +1,213 @@
+package library
+
+import (
+	"fmt"
+	"sort"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Facet names one dimension of the classification. The string values are the
+// ones used in URLs (/terms/{facet}/{id}) and query parameters.
+type Facet string
+
+// The facets of the taxonomy. CauseCategory groups causes; it is a facet of its
+// own so the library can be filtered by a whole category at once.
+const (
+	FacetCause         Facet = "cause"
+	FacetCauseCategory Facet = "cause_category"
+	FacetComponent     Facet = "component"
+	FacetSymptom       Facet = "symptom"
+	FacetFactor        Facet = "factor"
+	FacetDomain        Facet = "domain"
+)
+
+// Facets lists the taxonomy facets in display order.
+var Facets = []Facet{FacetCause, FacetComponent, FacetSymptom, FacetFactor, FacetDomain, FacetCauseCategory}
+
+// yamlKey is the top-level key of each facet in taxonomy.yaml.
+var yamlKey = map[Facet]string{
+	FacetCauseCategory: "cause_categories",
+	FacetCause:         "causes",
+	FacetComponent:     "components",
+	FacetSymptom:       "symptoms",
+	FacetFactor:        "contributing_factors",
+	FacetDomain:        "domains",
+}
+
+// ParseFacet accepts the URL form of a facet and the spellings people use for
+// it ("contributing-factor", "cause-category").
+func ParseFacet(s string) (Facet, bool) {
+	switch s {
+	case "cause", "causes":
+		return FacetCause, true
+	case "cause_category", "cause-category", "cause_categories", "category":
+		return FacetCauseCategory, true
+	case "component", "components":
+		return FacetComponent, true
+	case "symptom", "symptoms":
+		return FacetSymptom, true
+	case "factor", "factors", "contributing_factor", "contributing-factor", "contributing_factors":
+		return FacetFactor, true
+	case "domain", "domains":
+		return FacetDomain, true
+	}
+	return "", false
+}
+
+// Label is the human name of a facet.
+func (f Facet) Label() string {
+	switch f {
+	case FacetCause:
+		return "Cause"
+	case FacetCauseCategory:
+		return "Cause category"
+	case FacetComponent:
+		return "Component"
+	case FacetSymptom:
+		return "Symptom"
+	case FacetFactor:
+		return "Contributing factor"
+	case FacetDomain:
+		return "Domain"
+	}
+	return string(f)
+}
+
+// Term is one value of a facet.
+type Term struct {
+	Facet       Facet    `json:"facet"`
+	ID          string   `json:"id"`
+	Label       string   `json:"label"`
+	LabelKo     string   `json:"label_ko"`
+	Aliases     []string `json:"aliases"`
+	Description string   `json:"description"`
+	Parent      string   `json:"parent,omitempty"`
+	Category    string   `json:"category,omitempty"` // causes only
+	Line        int      `json:"-"`
+}
+
+// Taxonomy is the controlled vocabulary. Terms keep the order of the file.
+type Taxonomy struct {
+	terms map[Facet][]*Term
+	byID  map[Facet]map[string]*Term
+}
+
+// Terms returns the terms of a facet in file order.
+func (t *Taxonomy) Terms(f Facet) []*Term { return t.terms[f] }
+
+// Term looks a term up by facet and id.
+func (t *Taxonomy) Term(f Facet, id string) (*Term, bool) {
+	term, ok := t.byID[f][id]
+	return term, ok
+}
+
+// Label returns the term's label, or the id itself for an unknown term.
+func (t *Taxonomy) Label(f Facet, id string) string {
+	if term, ok := t.byID[f][id]; ok {
+		return term.Label
+	}
+	return id
+}
+
+// IDs returns the sorted ids of a facet, for error messages.
+func (t *Taxonomy) IDs(f Facet) []string {
+	ids := make([]string, 0, len(t.terms[f]))
+	for _, term := range t.terms[f] {
+		ids = append(ids, term.ID)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// Suggest returns the id of the facet nearest to s, for "did you mean".
+func (t *Taxonomy) Suggest(f Facet, s string) string {
+	return nearest(s, t.IDs(f))
+}
+
+type rawTerm struct {
+	ID          string   `yaml:"id"`
+	Label       string   `yaml:"label"`
+	LabelKo     string   `yaml:"label_ko"`
+	Aliases     []string `yaml:"aliases"`
+	Description string   `yaml:"description"`
+	Parent      string   `yaml:"parent"`
+	Category    string   `yaml:"category"`
+}
+
+// ParseTaxonomy parses taxonomy.yaml. Problems name the line of the offending
+// term; a taxonomy that cannot be parsed at all is returned as an error
+// because nothing else can be validated without it.
+func ParseTaxonomy(path string, data []byte) (*Taxonomy, []Problem, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", path, yamlErr(err, 0))
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil, nil, fmt.Errorf("%s:1: taxonomy must be a mapping of facet lists", path)
+	}
+	root := doc.Content[0]
+	t := &Taxonomy{terms: map[Facet][]*Term{}, byID: map[Facet]map[string]*Term{}}
+	var problems []Problem
+	add := func(line int, format string, args ...any) {
+		problems = append(problems, Problem{Path: path, Line: line, Msg: fmt.Sprintf(format, args...)})
+	}
+	known := map[string]Facet{}
+	for f, k := range yamlKey {
+		known[k] = f
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		key, val := root.Content[i], root.Content[i+1]
+		f, ok := known[key.Value]
+		if !ok {
+			add(key.Line, "unknown taxonomy list %q (want one of cause_categories, causes, components, symptoms, contributing_factors, domains)", key.Value)
+			continue
+		}
+		if val.Kind != yaml.SequenceNode {
+			add(val.Line, "%s must be a list of terms", key.Value)
+			continue
+		}
+		t.byID[f] = map[string]*Term{}
+		for _, n := range val.Content {
+			var r rawTerm
+			if err := n.Decode(&r); err != nil {
+				add(n.Line, "%s: %v", key.Value, yamlErr(err, 0))
+				continue
+			}
+			term := &Term{Facet: f, ID: r.ID, Label: r.Label, LabelKo: r.LabelKo, Aliases: r.Aliases,
+				Description: r.Description, Parent: r.Parent, Category: r.Category, Line: n.Line}
+			switch {
+			case !idPattern.MatchString(term.ID):
+				add(n.Line, "term id %q must be lower-case words joined by hyphens", term.ID)
+				continue
+			case t.byID[f][term.ID] != nil:
+				add(n.Line, "duplicate %s id %q (first on line %d)", f, term.ID, t.byID[f][term.ID].Line)
+				continue
+			case term.Label == "":
+				add(n.Line, "%s %q has no label", f, term.ID)
+			case term.LabelKo == "":
+				add(n.Line, "%s %q has no label_ko", f, term.ID)
+			}
+			t.terms[f] = append(t.terms[f], term)
+			t.byID[f][term.ID] = term
+		}
+	}
+	for _, f := range Facets {
+		if t.byID[f] == nil {
+			t.byID[f] = map[string]*Term{}
+		}
+		for _, term := range t.terms[f] {
+			if term.Parent != "" && t.byID[f][term.Parent] == nil {
+				add(term.Line, "%s %q: parent %q is not a %s%s", f, term.ID, term.Parent, f, didYouMean(term.Parent, t.IDs(f)))
+			}
+		}
+	}
+	for _, c := range t.terms[FacetCause] {
+		if c.Category == "" {
+			add(c.Line, "cause %q has no category", c.ID)
+		} else if t.byID[FacetCauseCategory][c.Category] == nil {
+			add(c.Line, "cause %q: unknown category %q%s", c.ID, c.Category, didYouMean(c.Category, t.IDs(FacetCauseCategory)))
+		}
+	}
+	return t, problems, nil
+}
