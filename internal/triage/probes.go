@@ -1,0 +1,182 @@
+package triage
+
+// Evidence is one line of text that supports an answer or a route: the
+// signal that matched, the 1-based line number in the pasted text (0 when the
+// evidence does not come from a paste) and the line itself.
+type Evidence struct {
+	Signal string `json:"signal"`
+	LineNo int    `json:"line_no,omitempty"`
+	Text   string `json:"line"`
+}
+
+// Answer is what a probe found out about a question without asking a person.
+// Value is one of the probe's Values (the id of the question's choice); when
+// Known is false the probe could not tell and the question is asked.
+// Note says in a sentence how the value was found, for the breadcrumbs.
+type Answer struct {
+	Value    string
+	Evidence []Evidence
+	Known    bool
+	Note     string
+}
+
+// Prober answers questions from evidence gathered elsewhere, typically a
+// read-only snapshot of a live cluster. The engine consults it for every
+// question that names a probe; an explicit answer in the walk state always
+// wins over a probe's. Implementations return Answer{Known: false} for names
+// they do not handle.
+type Prober interface {
+	Probe(name string) Answer
+}
+
+// ProbeSpec documents one probe: the question it answers and the values it
+// may return. Values are exactly the ids of that question's choices, so a
+// probe's answer can be fed back into the walk unchanged. Lint checks that
+// every probe a tree names is listed here with the same values.
+type ProbeSpec struct {
+	Name     string
+	Question string // id of the question node that names this probe
+	Meaning  string
+	Values   []ProbeValue
+}
+
+// ProbeValue is one possible value of a probe and what it means.
+type ProbeValue struct {
+	Value   string
+	Meaning string
+}
+
+// Probes lists every probe the trees in library/triage use. The cluster
+// reader implements them over a snapshot; anything it cannot decide it
+// returns as unknown so the person is asked instead. Where a probe reads
+// events or logs, running Catalog.Classify over that text and taking
+// Result.Answers for the question is a valid implementation.
+var Probes = []ProbeSpec{
+	{
+		Name: "pod-symptom", Question: "symptom",
+		Meaning: "The state of the pod being triaged, from its phase, conditions and container statuses.",
+		Values: []ProbeValue{
+			{"pending", "Phase Pending and condition PodScheduled=False (not yet on a node)."},
+			{"gpu-missing", "The pod requests a GPU resource and the GPU nodes it targets advertise none in status.allocatable."},
+			{"restarts", "A container restarted, waits with an error reason (CrashLoopBackOff, ErrImagePull, ...), was OOMKilled, or the pod was Evicted."},
+			{"slow", "Never returned by a snapshot: slowness needs a person or metrics."},
+		},
+	},
+	{
+		Name: "scheduler-message", Question: "pending-reason",
+		Meaning: "The reason to act on in the newest FailedScheduling event (or the ReplicaSet's ReplicaFailure condition).",
+		Values: []ProbeValue{
+			{"insufficient", "Insufficient <resource> or Too many pods on the nodes the pod is meant for."},
+			{"selector", "Every node fails node affinity / nodeSelector (didn't match Pod's node affinity/selector)."},
+			{"taint", "The nodes the pod is meant for carry a taint it does not tolerate."},
+			{"quota", "The pod was never created: the controller reports exceeded quota."},
+			{"dra", "A DRA ResourceClaim is not allocated (cannot allocate all claims, device class missing, ...)."},
+			{"unschedulable", "The nodes the pod is meant for are cordoned (node(s) were unschedulable)."},
+			{"volume", "Volume binding fails (unbound immediate PersistentVolumeClaims, volume node affinity conflict, ...)."},
+			{"scheduled", "The pod is already bound to a node; its containers are waiting (ContainerCreating, ErrImagePull, ...)."},
+		},
+	},
+	{
+		Name: "preemption-expected", Question: "pending-preemption",
+		Meaning: "Whether the pod has a priority above zero that should let it preempt, and the event reports preemption found no victims.",
+		Values: []ProbeValue{
+			{"yes", "spec.priority > 0, preemptionPolicy is not Never, and the event says No preemption victims found for incoming pod."},
+			{"no", "Default priority, preemptionPolicy Never, or preemption was not attempted."},
+		},
+	},
+	{
+		Name: "gpu-allocatable", Question: "pending-gpu-present",
+		Meaning: "Whether the nodes the pod targets advertise the extended resource it requests (for example nvidia.com/gpu) in status.allocatable.",
+		Values: []ProbeValue{
+			{"yes", "The resource is advertised (non-zero) on the targeted nodes; it is used up by other pods."},
+			{"no", "The resource is missing or zero on nodes that have GPUs (labels nvidia.com/gpu.present or pci-10de)."},
+			{"not-gpu", "The pod is short of cpu, memory, ephemeral-storage or pods, not of an extended resource."},
+		},
+	},
+	{
+		Name: "gpu-driver", Question: "gpu-driver",
+		Meaning: "Whether the NVIDIA kernel driver works on the node: driver daemonset pod Ready, driver validation passed, nvidia-smi succeeds.",
+		Values: []ProbeValue{
+			{"ok", "The driver is loaded and nvidia-smi lists the GPUs."},
+			{"failing", "The driver pod is not Ready, the installer failed, or nvidia-smi cannot talk to the driver."},
+		},
+	},
+	{
+		Name: "gpu-toolkit", Question: "gpu-toolkit",
+		Meaning: "Whether the NVIDIA Container Toolkit lets containers see the GPUs: toolkit daemonset Ready, runtime handler nvidia configured, toolkit validation passed.",
+		Values: []ProbeValue{
+			{"ok", "Containers started with the nvidia runtime see the GPUs."},
+			{"failing", "The toolkit pod is not Ready, the runtime class is missing, or nvidia-container-cli errors."},
+		},
+	},
+	{
+		Name: "device-plugin", Question: "gpu-device-plugin",
+		Meaning: "Whether the NVIDIA device plugin runs on the node and registered its devices with the kubelet.",
+		Values: []ProbeValue{
+			{"ok", "The plugin pod is Running and its log shows devices registered."},
+			{"failing", "No plugin pod on the node, or its log shows Failed to initialize NVML, No devices found, or Incompatible strategy."},
+		},
+	},
+	{
+		Name: "gpu-resource-name", Question: "gpu-resource-name",
+		Meaning: "Whether the resource name the pod requests appears in the node's allocatable and the GPU Operator ClusterPolicy is ready.",
+		Values: []ProbeValue{
+			{"match", "The node advertises the requested name (nvidia.com/gpu or the nvidia.com/mig-<profile> asked for) and ClusterPolicy is ready."},
+			{"mismatch", "The names differ (for example MIG strategy changed) or ClusterPolicy is notReady."},
+		},
+	},
+	{
+		Name: "gpu-node-health", Question: "gpu-node-health",
+		Meaning: "Node health as the kubelet and vendor agents report it: Ready, no pressure conditions, AcceleratedHardwareReady not False, no XID events.",
+		Values: []ProbeValue{
+			{"healthy", "Every condition is as expected."},
+			{"unhealthy", "NotReady, a pressure condition, AcceleratedHardwareReady=False, or XID/ECC errors on the node."},
+		},
+	},
+	{
+		Name: "container-state", Question: "restart-reason",
+		Meaning: "The state and last state of the failing container, and the pod's status reason.",
+		Values: []ProbeValue{
+			{"oomkilled", "Last State Terminated with Reason OOMKilled."},
+			{"evicted", "Pod status Failed with Reason Evicted."},
+			{"image-pull", "Waiting with ErrImagePull, ImagePullBackOff, InvalidImageName or ErrImageNeverPull."},
+			{"crashloop", "Waiting with CrashLoopBackOff, Last State Terminated with Error or another exit code."},
+		},
+	},
+	{
+		Name: "previous-log", Question: "crash-log",
+		Meaning: "What the last lines of the previous container's log (kubectl logs --previous) show.",
+		Values: []ProbeValue{
+			{"cuda-oom", "CUDA out of memory, torch.cuda.OutOfMemoryError, or vLLM found no memory for cache blocks."},
+			{"gpu-fault", "An XID, ECC or fallen-off-the-bus error: the GPU itself is failing."},
+			{"gpu-unavailable", "The container sees no GPU: no CUDA-capable device, libcuda or NVML not found."},
+			{"app", "An application error unrelated to the GPU."},
+		},
+	},
+	{
+		Name: "cpu-throttling", Question: "slow-throttled",
+		Meaning: "Whether the workload's containers spend more than a quarter of their CFS periods throttled (or CPUThrottlingHigh fires for them).",
+		Values: []ProbeValue{
+			{"yes", "Throttled periods / periods above 0.25 over the last 15 minutes."},
+			{"no", "Below that, or no CPU limit set."},
+		},
+	},
+	{
+		Name: "llm-stage", Question: "llm-stage",
+		Meaning: "Where the time of a slow model-server request goes, from vLLM metrics and request traces.",
+		Values: []ProbeValue{
+			{"cold-start", "Slowness only right after a rollout or a scale-up from zero: model download, load, warm-up."},
+			{"queue", "Requests wait: vllm:num_requests_waiting grows and time to first token rises."},
+			{"gpu-busy", "The GPU is saturated: utilisation near 100% and inter-token latency up, queue short."},
+			{"dependency", "Time goes before or around the model: vector search, database, external API."},
+		},
+	},
+	{
+		Name: "kv-cache-usage", Question: "llm-kv-cache",
+		Meaning: "Whether the model server's KV cache is full (vllm:gpu_cache_usage_perc or kv_cache_usage_perc near 1, requests preempted).",
+		Values: []ProbeValue{
+			{"high", "Cache usage above 0.9 or preemptions counted."},
+			{"normal", "Cache has room; requests queue for batch slots instead."},
+		},
+	},
+}
