@@ -1,0 +1,179 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"casebook/internal/library"
+)
+
+// Build writes a fresh read model for lib into dir and opens it. The file is
+// written under a temporary name and renamed into place only when complete,
+// so a crash mid-build leaves nothing that Open would trust.
+func Build(ctx context.Context, dir string, lib *library.Library, problems []library.Problem) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("store: data dir: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, "casebook-tmp-*.db")
+	if err != nil {
+		return nil, fmt.Errorf("store: temp file: %w", err)
+	}
+	tmpPath := tmp.Name()
+	tmp.Close()
+	cleanup := func() {
+		for _, suffix := range []string{"", "-wal", "-shm"} {
+			os.Remove(tmpPath + suffix)
+		}
+	}
+	db, err := openDB(tmpPath)
+	if err != nil {
+		cleanup()
+		return nil, err
+	}
+	if err := fill(ctx, db, lib, problems); err != nil {
+		db.Close()
+		cleanup()
+		return nil, err
+	}
+	// Fold the WAL back into the main file before the rename.
+	if _, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		db.Close()
+		cleanup()
+		return nil, fmt.Errorf("store: checkpoint: %w", err)
+	}
+	if err := db.Close(); err != nil {
+		cleanup()
+		return nil, fmt.Errorf("store: close: %w", err)
+	}
+	final := fileName(dir, lib.Hash)
+	for _, suffix := range []string{"-wal", "-shm"} {
+		os.Remove(final + suffix)
+	}
+	if err := os.Rename(tmpPath, final); err != nil {
+		cleanup()
+		return nil, fmt.Errorf("store: rename: %w", err)
+	}
+	cleanup()
+	return Open(ctx, dir, lib.Hash)
+}
+
+// fill writes the whole library in one transaction.
+func fill(ctx context.Context, db *sql.DB, lib *library.Library, problems []library.Problem) error {
+	if err := migrate(ctx, db); err != nil {
+		return err
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: begin: %w", err)
+	}
+	defer tx.Rollback()
+	w := &writer{tx: tx, ctx: ctx}
+	w.terms(lib.Taxonomy)
+	w.playbooks(lib.Playbooks)
+	w.incidents(lib)
+	for _, p := range problems {
+		w.exec(`INSERT INTO problems (path, line, msg) VALUES (?, ?, ?)`, p.Path, p.Line, p.Msg)
+	}
+	w.exec(`INSERT INTO meta (key, value) VALUES ('content_hash', ?), ('complete', '1')`, lib.Hash)
+	if w.err != nil {
+		return w.err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	return nil
+}
+
+// writer keeps the first error so the fill code reads as a plain sequence.
+type writer struct {
+	tx  *sql.Tx
+	ctx context.Context
+	err error
+}
+
+func (w *writer) exec(q string, args ...any) {
+	if w.err != nil {
+		return
+	}
+	if _, err := w.tx.ExecContext(w.ctx, q, args...); err != nil {
+		w.err = fmt.Errorf("store: %s: %w", strings.Fields(q)[2], err)
+	}
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func (w *writer) terms(tax *library.Taxonomy) {
+	for _, f := range library.Facets {
+		for i, t := range tax.Terms(f) {
+			aliases := t.Aliases
+			if aliases == nil {
+				aliases = []string{}
+			}
+			w.exec(`INSERT INTO terms (facet, id, label, label_ko, aliases, description, parent, category, position)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				string(f), t.ID, t.Label, t.LabelKo, jsonText(aliases), t.Description, t.Parent, t.Category, i)
+		}
+	}
+}
+
+func (w *writer) playbooks(pbs []*library.Playbook) {
+	for _, pb := range pbs {
+		w.exec(`INSERT INTO playbooks (id, title, summary, path, signals, sections) VALUES (?, ?, ?, ?, ?, ?)`,
+			pb.ID, pb.Title, pb.Summary, pb.Path, jsonText(orEmpty(pb.Signals)), jsonText(pb.Sections))
+		for _, s := range pb.Symptoms {
+			w.exec(`INSERT INTO playbook_terms (playbook_id, facet, term_id) VALUES (?, 'symptom', ?)`, pb.ID, s)
+		}
+		for _, c := range pb.Components {
+			w.exec(`INSERT INTO playbook_terms (playbook_id, facet, term_id) VALUES (?, 'component', ?)`, pb.ID, c)
+		}
+	}
+}
+
+func (w *writer) incidents(lib *library.Library) {
+	for pos, in := range lib.Incidents {
+		w.exec(`INSERT INTO incidents (id, title, summary, organization, org_slug, date, year, trigger_text, detection, path, sections, position)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			in.ID, in.Title, in.Summary, in.Organization, OrgSlug(in.Organization), in.Date, in.Year,
+			in.Trigger, in.Detection, in.Path, jsonText(in.Sections), pos)
+		categories := map[string]bool{}
+		for _, f := range []library.Facet{library.FacetCause, library.FacetComponent, library.FacetSymptom, library.FacetFactor, library.FacetDomain} {
+			for _, id := range in.Terms(f) {
+				w.exec(`INSERT INTO incident_terms (incident_id, facet, term_id) VALUES (?, ?, ?)`, in.ID, string(f), id)
+				if f == library.FacetCause {
+					if t, ok := lib.Taxonomy.Term(f, id); ok && t.Category != "" && !categories[t.Category] {
+						categories[t.Category] = true
+						w.exec(`INSERT INTO incident_terms (incident_id, facet, term_id) VALUES (?, 'cause_category', ?)`, in.ID, t.Category)
+					}
+				}
+			}
+		}
+		for i, s := range in.Sources {
+			w.exec(`INSERT INTO sources (incident_id, position, url, title, kind) VALUES (?, ?, ?, ?, ?)`, in.ID, i, s.URL, s.Title, s.Kind)
+		}
+		for _, pb := range in.Playbooks {
+			w.exec(`INSERT INTO incident_playbooks (incident_id, playbook_id) VALUES (?, ?)`, in.ID, pb)
+		}
+	}
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// OrgSlug is the URL form of an organisation name: "Linode (Akamai)" ->
+// "linode-akamai". It is how the org filter names organisations.
+func OrgSlug(org string) string { return library.Slug(org) }
+
+// used by tests to find the file for a hash
+func pathFor(dir, hash string) string { return filepath.Clean(fileName(dir, hash)) }

@@ -1,0 +1,492 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"casebook/internal/library"
+)
+
+// Filter selects incidents. Values within one facet are OR, facets are AND.
+type Filter struct {
+	Terms map[library.Facet][]string // cause, cause_category, component, symptom, factor, domain
+	Orgs  []string                   // org slugs
+	Years []int
+}
+
+// Empty reports whether the filter selects everything.
+func (f Filter) Empty() bool {
+	for _, v := range f.Terms {
+		if len(v) > 0 {
+			return false
+		}
+	}
+	return len(f.Orgs) == 0 && len(f.Years) == 0
+}
+
+// Sort orders of the incident list.
+const (
+	SortNewest = "newest"
+	SortOldest = "oldest"
+	SortTitle  = "title"
+)
+
+// IncidentSummary is a row of the incident list with its classification.
+type IncidentSummary struct {
+	ID                  string   `json:"id"`
+	Title               string   `json:"title"`
+	Summary             string   `json:"summary"`
+	Organization        string   `json:"organization"`
+	Date                string   `json:"date"`
+	Domains             []string `json:"domains"`
+	Components          []string `json:"components"`
+	Causes              []string `json:"causes"`
+	Symptoms            []string `json:"symptoms"`
+	ContributingFactors []string `json:"contributing_factors"`
+	CauseCategories     []string `json:"-"`
+	Year                int      `json:"-"`
+	OrgSlug             string   `json:"-"`
+}
+
+// where builds the WHERE clause for f over the incidents alias "i",
+// leaving out one facet ("" leaves out none) for facet counts.
+func where(f Filter, skip string) (string, []any) {
+	var conds []string
+	var args []any
+	for _, facet := range library.Facets {
+		vals := f.Terms[facet]
+		if len(vals) == 0 || string(facet) == skip {
+			continue
+		}
+		conds = append(conds, `i.id IN (SELECT incident_id FROM incident_terms WHERE facet = ? AND term_id IN (`+placeholders(len(vals))+`))`)
+		args = append(args, string(facet))
+		for _, v := range vals {
+			args = append(args, v)
+		}
+	}
+	if len(f.Orgs) > 0 && skip != "org" {
+		conds = append(conds, `i.org_slug IN (`+placeholders(len(f.Orgs))+`)`)
+		for _, v := range f.Orgs {
+			args = append(args, v)
+		}
+	}
+	if len(f.Years) > 0 && skip != "year" {
+		conds = append(conds, `i.year IN (`+placeholders(len(f.Years))+`)`)
+		for _, v := range f.Years {
+			args = append(args, v)
+		}
+	}
+	if len(conds) == 0 {
+		return "1=1", nil
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
+}
+
+// ListIncidents returns one page of the filtered incidents and the total.
+func (s *Store) ListIncidents(ctx context.Context, f Filter, sort string, page, perPage int) ([]IncidentSummary, int, error) {
+	w, args := where(f, "")
+	var total int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM incidents i WHERE `+w, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("store: count incidents: %w", err)
+	}
+	order := "i.position ASC"
+	switch sort {
+	case SortOldest:
+		order = "i.position DESC"
+	case SortTitle:
+		order = "i.title COLLATE NOCASE ASC, i.id"
+	}
+	if page < 1 {
+		page = 1
+	}
+	q := `SELECT i.id FROM incidents i WHERE ` + w + ` ORDER BY ` + order + ` LIMIT ? OFFSET ?`
+	ids, err := s.ids(ctx, q, append(args, perPage, (page-1)*perPage)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	items, err := s.summaries(ctx, ids)
+	return items, total, err
+}
+
+// FilteredIDs returns the ids of every incident matching f, newest first.
+func (s *Store) FilteredIDs(ctx context.Context, f Filter) ([]string, error) {
+	w, args := where(f, "")
+	return s.ids(ctx, `SELECT i.id FROM incidents i WHERE `+w+` ORDER BY i.position`, args...)
+}
+
+func (s *Store) ids(ctx context.Context, q string, args ...any) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: list ids: %w", err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// summaries loads list rows for ids, keeping their order.
+func (s *Store) summaries(ctx context.Context, ids []string) ([]IncidentSummary, error) {
+	if len(ids) == 0 {
+		return []IncidentSummary{}, nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT id, title, summary, organization, org_slug, date, year FROM incidents WHERE id IN (`+placeholders(len(ids))+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: summaries: %w", err)
+	}
+	byID := map[string]*IncidentSummary{}
+	for rows.Next() {
+		var it IncidentSummary
+		if err := rows.Scan(&it.ID, &it.Title, &it.Summary, &it.Organization, &it.OrgSlug, &it.Date, &it.Year); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		it.Domains, it.Components, it.Causes, it.Symptoms, it.ContributingFactors = []string{}, []string{}, []string{}, []string{}, []string{}
+		byID[it.ID] = &it
+	}
+	rows.Close()
+	trows, err := s.db.QueryContext(ctx, `SELECT incident_id, facet, term_id FROM incident_terms WHERE incident_id IN (`+placeholders(len(ids))+`) ORDER BY rowid`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: summary terms: %w", err)
+	}
+	defer trows.Close()
+	for trows.Next() {
+		var id, facet, term string
+		if err := trows.Scan(&id, &facet, &term); err != nil {
+			return nil, err
+		}
+		it := byID[id]
+		switch library.Facet(facet) {
+		case library.FacetCause:
+			it.Causes = append(it.Causes, term)
+		case library.FacetCauseCategory:
+			it.CauseCategories = append(it.CauseCategories, term)
+		case library.FacetComponent:
+			it.Components = append(it.Components, term)
+		case library.FacetSymptom:
+			it.Symptoms = append(it.Symptoms, term)
+		case library.FacetFactor:
+			it.ContributingFactors = append(it.ContributingFactors, term)
+		case library.FacetDomain:
+			it.Domains = append(it.Domains, term)
+		}
+	}
+	out := make([]IncidentSummary, 0, len(ids))
+	for _, id := range ids {
+		if it := byID[id]; it != nil {
+			out = append(out, *it)
+		}
+	}
+	return out, trows.Err()
+}
+
+// FacetCount is one value of a facet with the number of incidents it would
+// select given the other active filters.
+type FacetCount struct {
+	Term  string `json:"term"`
+	Label string `json:"label"`
+	Count int    `json:"count"`
+}
+
+// FacetCounts counts, for every facet, the incidents per value among those
+// matching the filters of the other facets — the count a click would give
+// when the facet has no selection yet.
+func (s *Store) FacetCounts(ctx context.Context, f Filter, tax *library.Taxonomy) (map[string][]FacetCount, error) {
+	out := map[string][]FacetCount{}
+	for _, facet := range library.Facets {
+		w, args := where(f, string(facet))
+		rows, err := s.db.QueryContext(ctx, `SELECT t.term_id, COUNT(*) FROM incident_terms t JOIN incidents i ON i.id = t.incident_id
+			WHERE t.facet = ? AND `+w+` GROUP BY t.term_id ORDER BY COUNT(*) DESC, t.term_id`, append([]any{string(facet)}, args...)...)
+		if err != nil {
+			return nil, fmt.Errorf("store: facet %s: %w", facet, err)
+		}
+		counts := []FacetCount{}
+		for rows.Next() {
+			var c FacetCount
+			if err := rows.Scan(&c.Term, &c.Count); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			c.Label = tax.Label(facet, c.Term)
+			counts = append(counts, c)
+		}
+		rows.Close()
+		out[string(facet)] = counts
+	}
+	w, args := where(f, "org")
+	orgs, err := s.groupCounts(ctx, `SELECT i.org_slug, MIN(i.organization), COUNT(*) FROM incidents i WHERE `+w+` GROUP BY i.org_slug ORDER BY COUNT(*) DESC, i.org_slug`, args...)
+	if err != nil {
+		return nil, err
+	}
+	out["org"] = orgs
+	w, args = where(f, "year")
+	years, err := s.groupCounts(ctx, `SELECT CAST(i.year AS TEXT), CAST(i.year AS TEXT), COUNT(*) FROM incidents i WHERE `+w+` GROUP BY i.year ORDER BY i.year DESC`, args...)
+	if err != nil {
+		return nil, err
+	}
+	out["year"] = years
+	return out, nil
+}
+
+func (s *Store) groupCounts(ctx context.Context, q string, args ...any) ([]FacetCount, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: group counts: %w", err)
+	}
+	defer rows.Close()
+	out := []FacetCount{}
+	for rows.Next() {
+		var c FacetCount
+		if err := rows.Scan(&c.Term, &c.Label, &c.Count); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// Incident loads one incident with everything its page shows.
+func (s *Store) Incident(ctx context.Context, id string) (*library.Incident, error) {
+	in := &library.Incident{ID: id}
+	var sections string
+	err := s.db.QueryRowContext(ctx, `SELECT title, summary, organization, date, year, trigger_text, detection, path, sections FROM incidents WHERE id = ?`, id).
+		Scan(&in.Title, &in.Summary, &in.Organization, &in.Date, &in.Year, &in.Trigger, &in.Detection, &in.Path, &sections)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("store: incident %q: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: incident %q: %w", id, err)
+	}
+	if err := json.Unmarshal([]byte(sections), &in.Sections); err != nil {
+		return nil, fmt.Errorf("store: incident %q sections: %w", id, err)
+	}
+	sums, err := s.summaries(ctx, []string{id})
+	if err != nil || len(sums) == 0 {
+		return nil, fmt.Errorf("store: incident %q terms: %w", id, err)
+	}
+	in.Domains, in.Components, in.Causes, in.Symptoms, in.ContributingFactors = sums[0].Domains, sums[0].Components, sums[0].Causes, sums[0].Symptoms, sums[0].ContributingFactors
+	rows, err := s.db.QueryContext(ctx, `SELECT url, title, kind FROM sources WHERE incident_id = ? ORDER BY position`, id)
+	if err != nil {
+		return nil, fmt.Errorf("store: sources %q: %w", id, err)
+	}
+	for rows.Next() {
+		var src library.Source
+		if err := rows.Scan(&src.URL, &src.Title, &src.Kind); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		in.Sources = append(in.Sources, src)
+	}
+	rows.Close()
+	in.Playbooks, err = s.ids(ctx, `SELECT playbook_id FROM incident_playbooks WHERE incident_id = ? ORDER BY playbook_id`, id)
+	return in, err
+}
+
+// Playbook loads one playbook.
+func (s *Store) Playbook(ctx context.Context, id string) (*library.Playbook, error) {
+	pb := &library.Playbook{ID: id}
+	var signals, sections string
+	err := s.db.QueryRowContext(ctx, `SELECT title, summary, path, signals, sections FROM playbooks WHERE id = ?`, id).
+		Scan(&pb.Title, &pb.Summary, &pb.Path, &signals, &sections)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("store: playbook %q: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: playbook %q: %w", id, err)
+	}
+	if err := json.Unmarshal([]byte(signals), &pb.Signals); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(sections), &pb.Sections); err != nil {
+		return nil, err
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT facet, term_id FROM playbook_terms WHERE playbook_id = ? ORDER BY rowid`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	pb.Symptoms, pb.Components = []string{}, []string{}
+	for rows.Next() {
+		var facet, term string
+		if err := rows.Scan(&facet, &term); err != nil {
+			return nil, err
+		}
+		if facet == "symptom" {
+			pb.Symptoms = append(pb.Symptoms, term)
+		} else {
+			pb.Components = append(pb.Components, term)
+		}
+	}
+	return pb, rows.Err()
+}
+
+// PlaybookSummary is a row of the playbook list.
+type PlaybookSummary struct {
+	ID       string   `json:"id"`
+	Title    string   `json:"title"`
+	Summary  string   `json:"summary"`
+	Symptoms []string `json:"symptoms"`
+}
+
+// Playbooks lists every playbook by id.
+func (s *Store) Playbooks(ctx context.Context) ([]PlaybookSummary, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.title, p.summary, COALESCE((SELECT json_group_array(term_id) FROM playbook_terms t WHERE t.playbook_id = p.id AND t.facet = 'symptom'), '[]')
+		FROM playbooks p ORDER BY p.id`)
+	if err != nil {
+		return nil, fmt.Errorf("store: playbooks: %w", err)
+	}
+	defer rows.Close()
+	out := []PlaybookSummary{}
+	for rows.Next() {
+		var p PlaybookSummary
+		var syms string
+		if err := rows.Scan(&p.ID, &p.Title, &p.Summary, &syms); err != nil {
+			return nil, err
+		}
+		_ = json.Unmarshal([]byte(syms), &p.Symptoms)
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// IncidentsForPlaybook lists incidents that link to the playbook or share one
+// of its symptoms, newest first.
+func (s *Store) IncidentsForPlaybook(ctx context.Context, id string, limit int) ([]IncidentSummary, error) {
+	ids, err := s.ids(ctx, `SELECT i.id FROM incidents i WHERE i.id IN (
+			SELECT incident_id FROM incident_playbooks WHERE playbook_id = ?
+			UNION SELECT it.incident_id FROM incident_terms it JOIN playbook_terms pt ON pt.facet = it.facet AND pt.term_id = it.term_id
+			WHERE pt.playbook_id = ? AND pt.facet = 'symptom')
+		ORDER BY i.position LIMIT ?`, id, id, limit)
+	if err != nil {
+		return nil, err
+	}
+	return s.summaries(ctx, ids)
+}
+
+// Similar ranks other incidents by the number of taxonomy terms they share
+// with id (cause categories excluded: they double-count causes).
+func (s *Store) Similar(ctx context.Context, id string, limit int) ([]IncidentSummary, []int, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT o.incident_id, COUNT(*) AS shared FROM incident_terms me
+		JOIN incident_terms o ON o.facet = me.facet AND o.term_id = me.term_id AND o.incident_id != me.incident_id
+		JOIN incidents i ON i.id = o.incident_id
+		WHERE me.incident_id = ? AND me.facet != 'cause_category'
+		GROUP BY o.incident_id ORDER BY shared DESC, MIN(i.position) LIMIT ?`, id, limit)
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: similar %q: %w", id, err)
+	}
+	var ids []string
+	var shared []int
+	for rows.Next() {
+		var oid string
+		var n int
+		if err := rows.Scan(&oid, &n); err != nil {
+			rows.Close()
+			return nil, nil, err
+		}
+		ids, shared = append(ids, oid), append(shared, n)
+	}
+	rows.Close()
+	sums, err := s.summaries(ctx, ids)
+	return sums, shared, err
+}
+
+// TermLink is an incident-to-term edge, the raw material of the graph.
+type TermLink struct {
+	Incident string
+	Facet    library.Facet
+	Term     string
+}
+
+// Links returns the incident-term edges of the filtered set.
+func (s *Store) Links(ctx context.Context, f Filter) ([]TermLink, error) {
+	w, args := where(f, "")
+	rows, err := s.db.QueryContext(ctx, `SELECT t.incident_id, t.facet, t.term_id FROM incident_terms t JOIN incidents i ON i.id = t.incident_id
+		WHERE t.facet IN ('cause','component','symptom','factor') AND `+w+` ORDER BY i.position, t.rowid`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: links: %w", err)
+	}
+	defer rows.Close()
+	var out []TermLink
+	for rows.Next() {
+		var l TermLink
+		var facet string
+		if err := rows.Scan(&l.Incident, &facet, &l.Term); err != nil {
+			return nil, err
+		}
+		l.Facet = library.Facet(facet)
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// CoTerm is a term that appears on the same incidents as another.
+type CoTerm struct {
+	Facet library.Facet `json:"facet"`
+	Term  string        `json:"term"`
+	Count int           `json:"count"`
+}
+
+// CoOccurring lists the terms that share the most incidents with facet:term.
+func (s *Store) CoOccurring(ctx context.Context, facet library.Facet, term string, limit int) ([]CoTerm, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT o.facet, o.term_id, COUNT(*) FROM incident_terms me
+		JOIN incident_terms o ON o.incident_id = me.incident_id AND NOT (o.facet = me.facet AND o.term_id = me.term_id)
+		WHERE me.facet = ? AND me.term_id = ? AND o.facet != 'cause_category'
+		GROUP BY o.facet, o.term_id ORDER BY COUNT(*) DESC, o.facet, o.term_id LIMIT ?`, string(facet), term, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: co-occurring %s:%s: %w", facet, term, err)
+	}
+	defer rows.Close()
+	var out []CoTerm
+	for rows.Next() {
+		var c CoTerm
+		var f string
+		if err := rows.Scan(&f, &c.Term, &c.Count); err != nil {
+			return nil, err
+		}
+		c.Facet = library.Facet(f)
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// Problems returns the load problems recorded with this model.
+func (s *Store) Problems(ctx context.Context) ([]library.Problem, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT path, line, msg FROM problems ORDER BY rowid`)
+	if err != nil {
+		return nil, fmt.Errorf("store: problems: %w", err)
+	}
+	defer rows.Close()
+	var out []library.Problem
+	for rows.Next() {
+		var p library.Problem
+		if err := rows.Scan(&p.Path, &p.Line, &p.Msg); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// Count returns the number of incidents and playbooks.
+func (s *Store) Count(ctx context.Context) (incidents, playbooks int, err error) {
+	err = s.db.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM incidents), (SELECT COUNT(*) FROM playbooks)`).Scan(&incidents, &playbooks)
+	return
+}

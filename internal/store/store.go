@@ -1,0 +1,179 @@
+// Package store is the SQLite read model of the library. It is derived data:
+// built from the Markdown in one pass, keyed by the content hash, and only
+// read afterwards. Deleting the file is always safe.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"casebook/migrations"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// ErrNotFound is returned when an incident, playbook or term does not exist.
+var ErrNotFound = errors.New("not found")
+
+// errStale means a database file exists but was built from other content or
+// is damaged; the caller rebuilds.
+var errStale = errors.New("store: stale or damaged database")
+
+// Store is an open read model.
+type Store struct {
+	db   *sql.DB
+	path string
+	hash string
+}
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+// Hash is the content hash the model was built from.
+func (s *Store) Hash() string { return s.hash }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// fileName is the database file for a content hash. One file per hash makes a
+// rebuild a new file beside the old one, swapped in by the caller.
+func fileName(dir, hash string) string {
+	return filepath.Join(dir, "casebook-"+short(hash)+".db")
+}
+
+func short(hash string) string {
+	if len(hash) > 16 {
+		return hash[:16]
+	}
+	return hash
+}
+
+func openDB(path string) (*sql.DB, error) {
+	dsn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// migrate applies every migration not yet recorded, each in its own
+// transaction, in file-name order.
+func migrate(ctx context.Context, db *sql.DB) error {
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY)`); err != nil {
+		return fmt.Errorf("store: migrations table: %w", err)
+	}
+	names, err := fs.Glob(migrations.FS, "*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE name = ?`, name).Scan(&n); err != nil {
+			return fmt.Errorf("store: check migration %s: %w", name, err)
+		}
+		if n > 0 {
+			continue
+		}
+		src, err := fs.ReadFile(migrations.FS, name)
+		if err != nil {
+			return err
+		}
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, string(src)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("store: migration %s: %w", name, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (name) VALUES (?)`, name); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("store: record migration %s: %w", name, err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("store: commit migration %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// schemaVersion is the number of migrations this build knows; a database
+// built by another version is rebuilt rather than trusted.
+func schemaVersion() int {
+	names, _ := fs.Glob(migrations.FS, "*.sql")
+	return len(names)
+}
+
+// Open opens the existing read model for hash in dir. It returns errStale
+// (wrapped) when the file is missing, damaged or was built from other content.
+func Open(ctx context.Context, dir, hash string) (*Store, error) {
+	path := fileName(dir, hash)
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("%w: %v", errStale, err)
+	}
+	db, err := openDB(path)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{db: db, path: path, hash: hash}
+	if err := s.verify(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%w: %v", errStale, err)
+	}
+	return s, nil
+}
+
+// verify checks integrity, schema version and content hash.
+func (s *Store) verify(ctx context.Context) error {
+	var res string
+	if err := s.db.QueryRowContext(ctx, `PRAGMA quick_check`).Scan(&res); err != nil {
+		return err
+	}
+	if res != "ok" {
+		return fmt.Errorf("quick_check: %s", res)
+	}
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations`).Scan(&n); err != nil {
+		return err
+	}
+	if n != schemaVersion() {
+		return fmt.Errorf("schema version %d, want %d", n, schemaVersion())
+	}
+	var h, complete string
+	if err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'content_hash'`).Scan(&h); err != nil {
+		return err
+	}
+	if err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'complete'`).Scan(&complete); err != nil {
+		return err
+	}
+	if h != s.hash || complete != "1" {
+		return fmt.Errorf("built from %s, want %s", short(h), short(s.hash))
+	}
+	return nil
+}
+
+// IsStale reports whether err means "rebuild", as opposed to a real failure.
+func IsStale(err error) bool { return errors.Is(err, errStale) }
+
+// Prune removes database files of other content hashes, and leftovers of
+// interrupted builds, from dir.
+func Prune(dir, keepHash string) {
+	keep := filepath.Base(fileName(dir, keepHash))
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, "casebook-") || strings.HasPrefix(name, keep) {
+			continue
+		}
+		os.Remove(filepath.Join(dir, name))
+	}
+}
