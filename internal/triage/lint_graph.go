@@ -1,0 +1,164 @@
+package triage
+
+import (
+	"slices"
+	"strings"
+)
+
+// graph checks the trees as one graph: every node reachable from some
+// tree's start, and no path that comes back on itself (a walk must end).
+func (l *linter) graph() {
+	reached := map[string]bool{}
+	for _, t := range l.c.Trees {
+		l.reach(t.Start, reached)
+	}
+	for _, t := range l.c.Trees {
+		for _, n := range t.Nodes {
+			if !reached[n.ID] && l.c.nodes[n.ID] == n {
+				l.errorf(n.Path, n.Line, "node %s is unreachable: no answer leads to it", n.ID)
+			}
+		}
+	}
+	const (
+		unseen = iota
+		onPath
+		done
+	)
+	state := map[string]int{}
+	var path []string
+	var visit func(n *Node)
+	visit = func(n *Node) {
+		state[n.ID] = onPath
+		path = append(path, n.ID)
+		for _, ch := range n.Choices {
+			next, ok := l.c.nodes[ch.Next]
+			if !ok {
+				continue
+			}
+			switch state[next.ID] {
+			case onPath:
+				i := slices.Index(path, next.ID)
+				cycle := append(slices.Clone(path[i:]), next.ID)
+				l.errorf(n.Path, ch.Line, "cycle: %s", strings.Join(cycle, " -> "))
+			case unseen:
+				visit(next)
+			}
+		}
+		path = path[:len(path)-1]
+		state[n.ID] = done
+	}
+	for _, t := range l.c.Trees {
+		for _, n := range t.Nodes {
+			if state[n.ID] == unseen && l.c.nodes[n.ID] == n {
+				visit(n)
+			}
+		}
+	}
+}
+
+// reach marks every node reachable from id.
+func (l *linter) reach(id string, seen map[string]bool) {
+	stack := []string{id}
+	for len(stack) > 0 {
+		id := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n, ok := l.c.nodes[id]
+		if !ok || seen[id] {
+			continue
+		}
+		seen[id] = true
+		for _, ch := range n.Choices {
+			stack = append(stack, ch.Next)
+		}
+	}
+}
+
+// routes checks that every required route is an outcome a person can reach
+// from the root chooser.
+func (l *linter) routes() {
+	reached := map[string]bool{}
+	where, line := Dir, 0
+	if root := l.c.Root(); root != nil {
+		l.reach(root.Start, reached)
+		where, line = root.Path, root.Line
+	}
+	have := map[string]bool{}
+	for id, n := range l.c.nodes {
+		if n.IsOutcome() && reached[id] {
+			have[n.Outcome.Route] = true
+		}
+	}
+	for _, r := range Routes {
+		if !have[r] {
+			l.errorf(where, line, "route %s has no outcome reachable from the root tree", r)
+		}
+	}
+}
+
+// signals checks that each signal points at something that exists.
+func (l *linter) signals() {
+	seen := map[string]*Signal{}
+	for _, s := range l.c.Signals {
+		if prev, dup := seen[s.ID]; dup {
+			l.errorf(s.Path, s.Line, "signal id %q already used on line %d", s.ID, prev.Line)
+		}
+		seen[s.ID] = s
+		home, ok := l.c.routes[s.Route]
+		if !ok {
+			l.errorf(s.Path, s.Line, "signal %s: route %q has no outcome", s.ID, s.Route)
+			continue
+		}
+		if s.Section != "" {
+			l.section(s.Path, s.Line, "signal "+s.ID, home.Outcome.Playbook, s.Section)
+		}
+		if s.Regex != "" && s.Anchor != "" && !strings.Contains(strings.ToLower(s.Regex), s.Anchor) {
+			l.errorf(s.Path, s.Line, "signal %s: anchor %q does not occur in the regex", s.ID, s.Anchor)
+		}
+		for q, a := range s.Answers {
+			n, ok := l.c.nodes[q]
+			switch {
+			case !ok || n.IsOutcome():
+				l.errorf(s.Path, s.Line, "signal %s: no question %q", s.ID, q)
+			default:
+				if _, ok := n.Choice(a); !ok {
+					l.errorf(s.Path, s.Line, "signal %s: question %s has no answer %q", s.ID, q, a)
+				}
+			}
+		}
+	}
+}
+
+// nearest suggests the closest known anchor for a mistyped one.
+func nearest(s string, known []string) string {
+	best, bestD := "", len(s)/2+1
+	for _, k := range known {
+		if d := distance(s, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return " (did you mean #" + best + "?)"
+}
+
+// distance is the Levenshtein distance between a and b.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,135 @@
+package triage
+
+import (
+	"io/fs"
+	"path"
+	"sort"
+
+	"gopkg.in/yaml.v3"
+
+	"casebook/internal/library"
+)
+
+// Dir is the folder of the library that holds the trees and the signals
+// catalogue; SignalsFile is the catalogue's name inside it. Every other
+// *.yaml file in Dir is a tree.
+const (
+	Dir         = "triage"
+	SignalsFile = "signals.yaml"
+)
+
+// Load reads the trees and the signals catalogue from a library root. A file
+// with problems is reported as path:line problems; what could be read from
+// it and from the other files is still loaded, so one typo does not take the
+// wizard down. Load checks each file on its own; Lint checks how they fit
+// together.
+func Load(fsys fs.FS) (*Catalog, []library.Problem) {
+	c := &Catalog{}
+	var problems []library.Problem
+	names, err := fs.Glob(fsys, Dir+"/*.yaml")
+	if err != nil {
+		problems = append(problems, library.Problem{Path: Dir, Msg: err.Error()})
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			problems = append(problems, library.Problem{Path: name, Msg: err.Error()})
+			continue
+		}
+		d := &decoder{path: name}
+		if path.Base(name) == SignalsFile {
+			c.signalsPath = name
+			c.Signals = append(c.Signals, d.signals(data)...)
+		} else if t := d.tree(data); t != nil {
+			c.Trees = append(c.Trees, t)
+		}
+		problems = append(problems, d.problems...)
+	}
+	c.index()
+	library.SortProblems(problems)
+	return c, problems
+}
+
+func (d *decoder) tree(data []byte) *Tree {
+	root := d.parse(data)
+	if root == nil {
+		return nil
+	}
+	m := d.fields(root, "tree", "id", "title", "summary", "root", "start", "nodes")
+	t := &Tree{
+		ID:      d.str(m, "id", true, "tree", root.Line),
+		Title:   d.str(m, "title", true, "tree", root.Line),
+		Summary: d.str(m, "summary", false, "tree", root.Line),
+		Root:    d.boolean(m, "root", "tree"),
+		Start:   d.str(m, "start", true, "tree", root.Line),
+		Path:    d.path,
+		Line:    root.Line,
+	}
+	if t.ID == "" {
+		return nil
+	}
+	for _, item := range d.seq(m, "nodes", true, "tree", root.Line) {
+		if n := d.node(item, t.ID); n != nil {
+			t.Nodes = append(t.Nodes, n)
+		}
+	}
+	return t
+}
+
+func (d *decoder) node(item *yaml.Node, tree string) *Node {
+	m := d.fields(item, "node", "id", "question", "help", "command", "probe", "answers", "outcome")
+	n := &Node{
+		ID:       d.str(m, "id", true, "node", item.Line),
+		Tree:     tree,
+		Question: d.str(m, "question", false, "node", item.Line),
+		Help:     d.str(m, "help", false, "node", item.Line),
+		Command:  d.str(m, "command", false, "node", item.Line),
+		Probe:    d.str(m, "probe", false, "node", item.Line),
+		Path:     d.path,
+		Line:     item.Line,
+	}
+	if n.ID == "" {
+		return nil
+	}
+	what := "node " + n.ID
+	out := m["outcome"]
+	switch {
+	case n.Question != "" && out != nil:
+		d.errorf(item.Line, "%s: has both a question and an outcome", what)
+		return nil
+	case out != nil:
+		n.Outcome = d.outcome(out, what)
+		if m["answers"] != nil || n.Help != "" || n.Probe != "" {
+			d.errorf(item.Line, "%s: an outcome has no answers, help or probe", what)
+		}
+	case n.Question != "":
+		for _, a := range d.seq(m, "answers", true, what, item.Line) {
+			am := d.fields(a, what+" answer", "id", "label", "next")
+			n.Choices = append(n.Choices, Choice{
+				ID:    d.str(am, "id", true, what+" answer", a.Line),
+				Label: d.str(am, "label", true, what+" answer", a.Line),
+				Next:  d.str(am, "next", true, what+" answer", a.Line),
+				Line:  a.Line,
+			})
+		}
+	default:
+		d.errorf(item.Line, "%s: needs a question or an outcome", what)
+		return nil
+	}
+	return n
+}
+
+func (d *decoder) outcome(v *yaml.Node, what string) *Outcome {
+	what += " outcome"
+	m := d.fields(v, what, "route", "playbook", "section", "diagnosis", "commands", "mitigation", "verify")
+	return &Outcome{
+		Route:      d.str(m, "route", true, what, v.Line),
+		Playbook:   d.str(m, "playbook", true, what, v.Line),
+		Section:    d.str(m, "section", true, what, v.Line),
+		Diagnosis:  d.str(m, "diagnosis", true, what, v.Line),
+		Commands:   d.strs(m, "commands", true, what, v.Line),
+		Mitigation: d.strs(m, "mitigation", true, what, v.Line),
+		Verify:     d.strs(m, "verify", true, what, v.Line),
+	}
+}

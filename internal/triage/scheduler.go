@@ -1,0 +1,145 @@
+package triage
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// A scheduler message lists one reason per group of nodes:
+//
+//	0/6 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu,
+//	3 node(s) didn't match Pod's node affinity/selector. preemption: 0/6 nodes are
+//	available: 6 Preemption is not helpful for scheduling.
+//
+// (framework.FitError in pkg/scheduler/framework/types.go). The cluster
+// autoscaler repeats the list in "pod didn't trigger scale-up: ...", and
+// schedulers before 1.10 wrote "No nodes are available that match all of
+// the following predicates:: Insufficient cpu (2), PodToleratesNodeTaints
+// (1)." The reasons are parsed one by one so that the classifier can weigh
+// them against each other instead of matching the whole line.
+var (
+	fitHead     = regexp.MustCompile(`(?i)(\d+)/(\d+) nodes are available:?`)
+	scaleUpHead = regexp.MustCompile(`(?i)pod didn't trigger scale-up(?: \([^)]*\))?:`)
+	legacyHead  = regexp.MustCompile(`(?i)no nodes are available that match all of the (?:following )?predicates:+`)
+	countFirst  = regexp.MustCompile(`^(\d+) (.+)$`)
+	countLast   = regexp.MustCompile(`^(.+?) \((\d+)\)$`)
+	// Sentences the scheduler appends that are neither reasons nor
+	// preemption: DRA's PostFilter ("no new claims to deallocate") and
+	// the "still not schedulable" prefix of newer preemption messages.
+	fitNoise = regexp.MustCompile(`(?i)(no new claims to deallocate|still not schedulable)[,.]?`)
+)
+
+// reason is one "<count> <text>" item of a scheduler message.
+type reason struct {
+	Count      int
+	Text       string
+	Preemption bool // listed after "preemption:"
+}
+
+// schedMessage is a parsed scheduler message and the lines it spans.
+type schedMessage struct {
+	Total   int
+	Reasons []reason
+	First   int // index of the first line
+	Last    int // index of the last line
+	Text    string
+}
+
+// isSchedulerLine reports whether a lower-cased line starts a scheduler
+// message.
+func isSchedulerLine(lower string) bool {
+	return strings.Contains(lower, "nodes are available") ||
+		strings.Contains(lower, "didn't trigger scale-up") ||
+		strings.Contains(lower, "no nodes are available that match")
+}
+
+// parseScheduler reads the message that starts on lines[i], joining the
+// continuation lines of a wrapped event (describe output and terminals cut
+// long messages; the next line then starts with a count or follows a
+// trailing comma).
+func parseScheduler(lines []string, i int) schedMessage {
+	m := schedMessage{First: i, Last: i}
+	text := strings.TrimSpace(lines[i])
+	for j := i + 1; j < len(lines) && j <= i+4; j++ {
+		next := strings.TrimSpace(lines[j])
+		if next == "" || !continues(text, next) {
+			break
+		}
+		text += " " + next
+		m.Last = j
+	}
+	m.Text = text
+
+	body := ""
+	if loc := fitHead.FindStringSubmatchIndex(text); loc != nil {
+		m.Total, _ = strconv.Atoi(text[loc[4]:loc[5]])
+		body = text[loc[1]:]
+	} else if loc := scaleUpHead.FindStringIndex(text); loc != nil {
+		body = text[loc[1]:]
+	} else if loc := legacyHead.FindStringIndex(text); loc != nil {
+		body = text[loc[1]:]
+	} else {
+		return m
+	}
+	head, tail := body, ""
+	if k := strings.Index(strings.ToLower(body), "preemption:"); k >= 0 {
+		head, tail = body[:k], body[k+len("preemption:"):]
+	}
+	m.Reasons = splitReasons(head, m.Total, false)
+	if loc := fitHead.FindStringIndex(tail); loc != nil {
+		tail = tail[loc[1]:]
+	}
+	m.Reasons = append(m.Reasons, splitReasons(tail, m.Total, true)...)
+	return m
+}
+
+// continues reports whether next carries on the message in text.
+func continues(text, next string) bool {
+	if strings.HasSuffix(text, ",") || strings.HasSuffix(text, ":") {
+		return true
+	}
+	if countFirst.MatchString(next) && !strings.HasSuffix(text, ".") {
+		return true
+	}
+	lower := strings.ToLower(next)
+	return strings.HasPrefix(lower, "preemption:") || strings.HasPrefix(lower, "still not schedulable") ||
+		(!strings.HasSuffix(text, ".") && strings.HasPrefix(lower, "node(s)"))
+}
+
+// splitReasons cuts "1 a, 2 b, c" into reasons. Items are joined by ", "
+// but an old taint reason has a comma of its own ("node(s) had taint {k:
+// v}, that the pod didn't tolerate"), so a piece that does not start with a
+// count belongs to the item before it. A piece without any count is a
+// PreFilter message that stands for every node.
+func splitReasons(s string, total int, preemption bool) []reason {
+	s = fitNoise.ReplaceAllString(s, "")
+	s = strings.TrimSpace(s)
+	s = strings.TrimSuffix(s, ".")
+	if s == "" {
+		return nil
+	}
+	var out []reason
+	for _, piece := range strings.Split(s, ", ") {
+		piece = strings.Trim(strings.TrimSpace(piece), ".")
+		if piece == "" {
+			continue
+		}
+		if m := countFirst.FindStringSubmatch(piece); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			out = append(out, reason{Count: n, Text: m[2], Preemption: preemption})
+			continue
+		}
+		if m := countLast.FindStringSubmatch(piece); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			out = append(out, reason{Count: n, Text: m[1], Preemption: preemption})
+			continue
+		}
+		if len(out) > 0 {
+			out[len(out)-1].Text += ", " + piece
+			continue
+		}
+		out = append(out, reason{Count: total, Text: piece, Preemption: preemption})
+	}
+	return out
+}

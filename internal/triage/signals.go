@@ -1,0 +1,152 @@
+package triage
+
+import (
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Scopes say what text a signal is matched against.
+const (
+	// ScopeLine signals are matched against every line of a paste.
+	ScopeLine = "line"
+	// ScopeScheduler signals are matched against one reason of a parsed
+	// "0/N nodes are available: ..." message, such as "Insufficient cpu".
+	ScopeScheduler = "scheduler"
+	// ScopePreemption signals are matched against the reasons after
+	// "preemption:" in the same message.
+	ScopePreemption = "preemption"
+)
+
+// Signal is one named pattern from the signals catalogue: a message an
+// operator sees and the route it implies. Weight is how strongly the signal
+// alone points at the route, from 0 to 1; the classifier ranks routes by it.
+type Signal struct {
+	ID    string
+	Scope string
+	// Text is a literal matched case-insensitively; Regex is an RE2
+	// expression (case-insensitive too). Exactly one is set.
+	Text  string
+	Regex string
+	// Anchor is a lower-case literal that must occur in a line before
+	// Regex is tried on it; it keeps a 1 MiB paste cheap.
+	Anchor string
+
+	Route   string
+	Section string // overrides the route's section when set
+	Weight  float64
+	// Context signals only strengthen a route that another signal found;
+	// alone they prove nothing ("Priority Class Name: high").
+	Context bool
+	// Bystander is for scheduler reasons that describe nodes the pod was
+	// never meant to run on (its own node selector, the control plane's
+	// taint). When any other reason is present the others are the blocker.
+	Bystander bool
+	// Answers are the question answers the signal implies, question id to
+	// choice id, beyond those implied by its route.
+	Answers map[string]string
+	Note    string
+
+	Path string
+	Line int
+
+	re  *regexp.Regexp
+	lit string // lower-cased Text
+}
+
+// match reports whether the signal matches s; lower is s in lower case.
+func (s *Signal) match(line, lower string) bool {
+	if s.re == nil {
+		return strings.Contains(lower, s.lit)
+	}
+	if s.Anchor != "" && !strings.Contains(lower, s.Anchor) {
+		return false
+	}
+	return s.re.MatchString(line)
+}
+
+func (d *decoder) signals(data []byte) []*Signal {
+	root := d.parse(data)
+	if root == nil {
+		return nil
+	}
+	m := d.fields(root, "signals file", "signals")
+	var out []*Signal
+	for _, item := range d.seq(m, "signals", true, "signals file", root.Line) {
+		f := d.fields(item, "signal", "id", "scope", "text", "regex", "anchor", "route", "section",
+			"weight", "context", "bystander", "answers", "note")
+		s := &Signal{
+			ID:        d.str(f, "id", true, "signal", item.Line),
+			Scope:     d.str(f, "scope", false, "signal", item.Line),
+			Text:      d.str(f, "text", false, "signal", item.Line),
+			Regex:     d.str(f, "regex", false, "signal", item.Line),
+			Anchor:    strings.ToLower(d.str(f, "anchor", false, "signal", item.Line)),
+			Route:     d.str(f, "route", true, "signal", item.Line),
+			Section:   d.str(f, "section", false, "signal", item.Line),
+			Weight:    d.number(f, "weight", "signal", item.Line),
+			Context:   d.boolean(f, "context", "signal"),
+			Bystander: d.boolean(f, "bystander", "signal"),
+			Note:      d.str(f, "note", false, "signal", item.Line),
+			Path:      d.path,
+			Line:      item.Line,
+		}
+		what := "signal " + s.ID
+		if a := f["answers"]; a != nil {
+			s.Answers = map[string]string{}
+			for k, v := range d.fields(a, what+" answers", keysOf(a)...) {
+				if v.Kind != yaml.ScalarNode || v.Value == "" {
+					d.errorf(v.Line, "%s: answer for %q must be a choice id", what, k)
+				}
+				s.Answers[k] = v.Value
+			}
+		}
+		if !d.compile(s, what) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// compile checks a signal's own fields and prepares its matcher. It reports
+// false when the signal cannot be used at all.
+func (d *decoder) compile(s *Signal, what string) bool {
+	ok := s.ID != "" && s.Route != ""
+	switch s.Scope {
+	case "":
+		s.Scope = ScopeLine
+	case ScopeLine, ScopeScheduler, ScopePreemption:
+	default:
+		d.errorf(s.Line, "%s: scope must be line, scheduler or preemption, not %q", what, s.Scope)
+		ok = false
+	}
+	if s.Weight <= 0 || s.Weight > 1 {
+		d.errorf(s.Line, "%s: weight must be above 0 and at most 1", what)
+		ok = false
+	}
+	switch {
+	case (s.Text == "") == (s.Regex == ""):
+		d.errorf(s.Line, "%s: needs exactly one of text and regex", what)
+		ok = false
+	case s.Text != "":
+		s.lit = strings.ToLower(s.Text)
+	default:
+		re, err := regexp.Compile("(?i)" + s.Regex)
+		if err != nil {
+			d.errorf(s.Line, "%s: bad regex: %v", what, err)
+			ok = false
+		}
+		s.re = re
+	}
+	return ok
+}
+
+// keysOf lists a mapping's keys, for fields() on free-form maps.
+func keysOf(n *yaml.Node) []string {
+	var ks []string
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		ks = append(ks, n.Content[i].Value)
+	}
+	return ks
+}

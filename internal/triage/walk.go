@@ -1,0 +1,246 @@
+package triage
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Given is one answer in a walk state. Inferred answers came from a probe or
+// a paste rather than from the person; the UI marks them and lets the
+// person override them.
+type Given struct {
+	Question string
+	Choice   string
+	Inferred bool
+}
+
+// State is everything needed to resume a walk, small enough for a URL: the
+// tree it started in and the answers so far, "q1=a,q2~b" (= given by the
+// person, ~ inferred). Back and restart are State.Back and State{Tree: id}.
+type State struct {
+	Tree    string
+	Answers []Given
+}
+
+var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+
+// ParseState reads the answers part of a walk state as written by
+// State.Encode. An empty string is a walk that has not started.
+func ParseState(tree, answers string) (State, error) {
+	s := State{Tree: tree}
+	if !idPattern.MatchString(tree) {
+		return s, &StateError{Msg: fmt.Sprintf("bad tree id %q", tree)}
+	}
+	if answers == "" {
+		return s, nil
+	}
+	for _, part := range strings.Split(answers, ",") {
+		q, c, ok := strings.Cut(part, "=")
+		inferred := false
+		if !ok {
+			q, c, ok = strings.Cut(part, "~")
+			inferred = true
+		}
+		if !ok || !idPattern.MatchString(q) || !idPattern.MatchString(c) {
+			return s, &StateError{Msg: fmt.Sprintf("bad answer %q: want question=answer", part)}
+		}
+		s.Answers = append(s.Answers, Given{Question: q, Choice: c, Inferred: inferred})
+	}
+	return s, nil
+}
+
+// Encode writes the answers the way ParseState reads them.
+func (s State) Encode() string {
+	parts := make([]string, len(s.Answers))
+	for i, g := range s.Answers {
+		sep := "="
+		if g.Inferred {
+			sep = "~"
+		}
+		parts[i] = g.Question + sep + g.Choice
+	}
+	return strings.Join(parts, ",")
+}
+
+// Back drops the last answer.
+func (s State) Back() State {
+	if len(s.Answers) == 0 {
+		return s
+	}
+	return State{Tree: s.Tree, Answers: s.Answers[:len(s.Answers)-1:len(s.Answers)-1]}
+}
+
+// With records the person's answer to a question, replacing any earlier
+// (possibly inferred) answer to it.
+func (s State) With(question, choice string) State {
+	out := State{Tree: s.Tree}
+	for _, g := range s.Answers {
+		if g.Question != question {
+			out.Answers = append(out.Answers, g)
+		}
+	}
+	out.Answers = append(out.Answers, Given{Question: question, Choice: choice})
+	return out
+}
+
+// StateError is a walk state that does not fit the catalogue: a typo in a
+// shared URL, or a link made before the trees changed. The web layer turns
+// it into 400 Bad Request.
+type StateError struct{ Msg string }
+
+func (e *StateError) Error() string { return "triage: " + e.Msg }
+
+// Source says who answered a question.
+type Source string
+
+const (
+	SourcePerson Source = "person" // answered in the wizard
+	SourceProbe  Source = "probe"  // answered by a Prober from the live cluster
+	SourcePaste  Source = "paste"  // implied by a pasted text (or carried in the URL as inferred)
+)
+
+// Step is one answered question on the way: a breadcrumb.
+type Step struct {
+	Node     *Node
+	Choice   *Choice
+	Source   Source
+	Evidence []Evidence
+	Note     string
+}
+
+// Walk is the result of replaying a state: the breadcrumbs and the node the
+// person is at, a question still to answer or an outcome.
+type Walk struct {
+	Tree  *Tree
+	Steps []Step
+	Node  *Node
+}
+
+// Hints are answers the person did not have to give. Cluster is consulted
+// for questions that name a probe; Paste holds answers by question id, as
+// in Result.Answers. Either may be nil.
+type Hints struct {
+	Cluster Prober
+	Paste   map[string]Answer
+}
+
+// Next follows one answer from a question.
+func (c *Catalog) Next(n *Node, choice string) (*Node, error) {
+	if n.IsOutcome() {
+		return nil, &StateError{Msg: fmt.Sprintf("%s is an outcome and takes no answer", n.ID)}
+	}
+	ch, ok := n.Choice(choice)
+	if !ok {
+		return nil, &StateError{Msg: fmt.Sprintf("question %s has no answer %q", n.ID, choice)}
+	}
+	next, ok := c.nodes[ch.Next]
+	if !ok {
+		return nil, fmt.Errorf("triage: answer %s of %s leads to missing node %q", choice, n.ID, ch.Next)
+	}
+	return next, nil
+}
+
+// Walk replays a state from its tree's start. At each question it takes, in
+// order, the answer in the state, then the cluster probe's, then the
+// paste's; it stops at the first question nobody answered, or at an
+// outcome. Answers in the state that the walk never reached are an error,
+// so a stale link is not silently reinterpreted.
+func (c *Catalog) Walk(s State, h Hints) (*Walk, error) {
+	t, ok := c.trees[s.Tree]
+	if !ok {
+		return nil, &StateError{Msg: fmt.Sprintf("no tree %q", s.Tree)}
+	}
+	given := map[string]Given{}
+	for _, g := range s.Answers {
+		if _, dup := given[g.Question]; dup {
+			return nil, &StateError{Msg: fmt.Sprintf("question %s answered twice", g.Question)}
+		}
+		given[g.Question] = g
+	}
+	n, ok := c.nodes[t.Start]
+	if !ok {
+		return nil, fmt.Errorf("triage: tree %s starts at missing node %q", t.ID, t.Start)
+	}
+	w := &Walk{Tree: t}
+	used := 0
+	// A well-formed catalogue has no cycles; the bound keeps a broken one
+	// from hanging a request.
+	for range len(c.nodes) + 1 {
+		if n.IsOutcome() {
+			break
+		}
+		step, ok := c.answer(n, given, h)
+		if !ok {
+			break
+		}
+		if _, inState := given[n.ID]; inState {
+			used++
+		}
+		next, err := c.Next(n, step.Choice.ID)
+		if err != nil {
+			return nil, err
+		}
+		w.Steps = append(w.Steps, step)
+		n = next
+	}
+	w.Node = n
+	if used != len(given) {
+		for _, g := range s.Answers {
+			if !w.visited(g.Question) {
+				return nil, &StateError{Msg: fmt.Sprintf("question %s is not on this path", g.Question)}
+			}
+		}
+	}
+	return w, nil
+}
+
+// answer finds an answer for question n, or reports false when the person
+// has to be asked.
+func (c *Catalog) answer(n *Node, given map[string]Given, h Hints) (Step, bool) {
+	if g, ok := given[n.ID]; ok {
+		ch, ok := n.Choice(g.Choice)
+		if !ok {
+			// Reported by Walk through Next with the bad choice id.
+			return Step{Node: n, Choice: &Choice{ID: g.Choice}}, true
+		}
+		src := SourcePerson
+		if g.Inferred {
+			src = SourcePaste
+		}
+		return Step{Node: n, Choice: ch, Source: src}, true
+	}
+	if h.Cluster != nil && n.Probe != "" {
+		if a := h.Cluster.Probe(n.Probe); a.Known {
+			if ch, ok := n.Choice(a.Value); ok {
+				return Step{Node: n, Choice: ch, Source: SourceProbe, Evidence: a.Evidence, Note: a.Note}, true
+			}
+		}
+	}
+	if a, ok := h.Paste[n.ID]; ok && a.Known {
+		if ch, ok := n.Choice(a.Value); ok {
+			return Step{Node: n, Choice: ch, Source: SourcePaste, Evidence: a.Evidence, Note: a.Note}, true
+		}
+	}
+	return Step{}, false
+}
+
+func (w *Walk) visited(question string) bool {
+	for _, s := range w.Steps {
+		if s.Node.ID == question {
+			return true
+		}
+	}
+	return false
+}
+
+// State returns the state that reproduces this walk without hints: every
+// answer, with those not given by the person marked inferred. The web UI
+// puts it in the URL after a paste or a probe answered questions.
+func (w *Walk) State() State {
+	s := State{Tree: w.Tree.ID}
+	for _, st := range w.Steps {
+		s.Answers = append(s.Answers, Given{Question: st.Node.ID, Choice: st.Choice.ID, Inferred: st.Source != SourcePerson})
+	}
+	return s
+}
