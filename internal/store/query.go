@@ -490,3 +490,8 @@ func (s *Store) Count(ctx context.Context) (incidents, playbooks int, err error)
 	err = s.db.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM incidents), (SELECT COUNT(*) FROM playbooks)`).Scan(&incidents, &playbooks)
 	return
 }
+
+// OrgSlugs lists the organisations' URL slugs, for validating the org filter.
+func (s *Store) OrgSlugs(ctx context.Context) ([]string, error) {
+	return s.ids(ctx, `SELECT DISTINCT org_slug FROM incidents ORDER BY org_slug`)
+}

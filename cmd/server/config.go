@@ -1,0 +1,110 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// config is every setting of the server. Each flag has an environment
+// variable (CASEBOOK_ + the flag name in upper case, dashes to underscores);
+// a flag on the command line wins over the environment.
+type config struct {
+	Addr            string
+	Library         string
+	Data            string
+	LogFormat       string
+	LogLevel        string
+	Dev             bool
+	ShutdownTimeout time.Duration
+}
+
+// flagEnv registers a string flag and remembers its variable for --help.
+type flagSet struct {
+	*flag.FlagSet
+	getenv func(string) string
+	envs   []string
+}
+
+func envName(flagName string) string {
+	return "CASEBOOK_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+func (f *flagSet) str(p *string, name, def, usage string) {
+	if v := f.getenv(envName(name)); v != "" {
+		def = v
+	}
+	f.StringVar(p, name, def, usage+" (env "+envName(name)+")")
+}
+
+func (f *flagSet) boolean(p *bool, name string, def bool, usage string) {
+	if v := f.getenv(envName(name)); v != "" {
+		def = v == "1" || strings.EqualFold(v, "true") || strings.EqualFold(v, "yes")
+	}
+	f.BoolVar(p, name, def, usage+" (env "+envName(name)+")")
+}
+
+func (f *flagSet) duration(p *time.Duration, name string, def time.Duration, usage string) error {
+	if v := f.getenv(envName(name)); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("%s=%q: %v", envName(name), v, err)
+		}
+		def = d
+	}
+	f.DurationVar(p, name, def, usage+" (env "+envName(name)+")")
+	return nil
+}
+
+// defaultDataDir is the user cache dir, so a plain "go run" keeps its
+// derived data out of the working tree.
+func defaultDataDir(getenv func(string) string) string {
+	if d := getenv("XDG_CACHE_HOME"); d != "" {
+		return filepath.Join(d, "casebook")
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "casebook")
+	}
+	return filepath.Join(os.TempDir(), "casebook")
+}
+
+func parseServeConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	var c config
+	fs := &flagSet{FlagSet: flag.NewFlagSet("serve", flag.ContinueOnError), getenv: getenv}
+	fs.SetOutput(stderr)
+	fs.str(&c.Addr, "addr", "127.0.0.1:8080", "address to listen on")
+	fs.str(&c.Library, "library", "", "serve this library folder (the one holding taxonomy.yaml) instead of the embedded one; it is watched and reloaded on change")
+	fs.str(&c.Data, "data", defaultDataDir(getenv), "folder for derived data (SQLite read model, search index); safe to delete")
+	fs.str(&c.LogFormat, "log-format", "text", "log format: text or json")
+	fs.str(&c.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.boolean(&c.Dev, "dev", false, "serve templates' static files from web/static on disk (development)")
+	if err := fs.duration(&c.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to wait for requests in flight on SIGTERM"); err != nil {
+		return c, err
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: casebook serve [flags]\n\nRuns the Casebook portal. Flags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return c, errHelp
+		}
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("serve: unexpected argument %q", fs.Arg(0))
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		return c, fmt.Errorf("--log-format must be text or json, not %q", c.LogFormat)
+	}
+	if c.Library != "" {
+		if _, err := os.Stat(filepath.Join(c.Library, "taxonomy.yaml")); err != nil {
+			return c, fmt.Errorf("--library %s is not a library folder: %v", c.Library, err)
+		}
+	}
+	return c, nil
+}

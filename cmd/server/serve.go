@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	deflib "casebook/library"
+
+	"casebook/internal/content"
+	"casebook/internal/web"
+)
+
+func newLogger(c config, w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(c.LogLevel))
+	opts := &slog.HandlerOptions{Level: level}
+	if c.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// app is the wired server: built by newApp, run by serve. Tests build it on
+// port 0 through the same path.
+type app struct {
+	cfg    config
+	log    *slog.Logger
+	loader *content.Loader
+	fsys   fs.FS
+	http   *http.Server
+}
+
+func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
+	log := newLogger(cfg, stderr)
+	var fsys fs.FS = deflib.FS
+	if cfg.Library != "" {
+		fsys = os.DirFS(cfg.Library)
+	}
+	loader := content.NewLoader(fsys, cfg.Data, log, builders()...)
+	a := &app{cfg: cfg, log: log, loader: loader, fsys: fsys}
+	handler := web.New(web.Deps{Content: loader, Log: log, Version: version(), Extensions: extensions(a)})
+	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	return a, nil
+}
+
+// runServe runs the portal until ctx is cancelled (SIGINT/SIGTERM).
+func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseServeConfig(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	a, err := newApp(ctx, cfg, stderr)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	return a.serve(ctx, ln)
+}
+
+// serve loads the library, then serves on ln until ctx ends. The listener
+// opens before the load so /healthz answers (and /readyz says 503) while a
+// large library is indexed.
+func (a *app) serve(ctx context.Context, ln net.Listener) error {
+	errc := make(chan error, 1)
+	go func() { errc <- a.http.Serve(ln) }()
+	a.log.Info("casebook listening", "addr", "http://"+ln.Addr().String(), "data", a.cfg.Data, "library", libraryName(a.cfg))
+	if _, err := a.loader.Load(ctx); err != nil {
+		a.http.Close()
+		return fmt.Errorf("no valid library to serve: %w", err)
+	}
+	if a.cfg.Library != "" {
+		go watchLibrary(ctx, a.cfg.Library, a.loader, a.log)
+	}
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	a.log.Info("shutting down", "timeout", a.cfg.ShutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)
+	defer cancel()
+	err := a.http.Shutdown(sctx)
+	a.loader.Close()
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func libraryName(c config) string {
+	if c.Library == "" {
+		return "embedded"
+	}
+	return c.Library
+}
+
+// version is set at build time with -ldflags "-X main.buildVersion=…".
+var buildVersion = "dev"
+
+func version() string { return buildVersion }

@@ -1,0 +1,138 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"casebook/internal/library"
+	"casebook/internal/store"
+)
+
+// incidentList is the JSON of GET /api/incidents (a contract: extend, don't rename).
+type incidentList struct {
+	Total   int                           `json:"total"`
+	Page    int                           `json:"page"`
+	PerPage int                           `json:"per_page"`
+	Items   []store.IncidentSummary       `json:"items"`
+	Facets  map[string][]store.FacetCount `json:"facets"`
+}
+
+func (s *Server) handleAPIIncidents(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	st, err := parseListFor(r, c)
+	if err != nil {
+		return err
+	}
+	items, total, err := c.Store.ListIncidents(r.Context(), st.Filter, st.Sort, st.Page, st.PerPage)
+	if err != nil {
+		return err
+	}
+	facets, err := c.Store.FacetCounts(r.Context(), st.Filter, c.Taxonomy)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, incidentList{Total: total, Page: st.Page, PerPage: st.PerPage, Items: items, Facets: facets})
+	return nil
+}
+
+func (s *Server) handleAPIIncident(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	id := chi.URLParam(r, "id")
+	in, err := c.Store.Incident(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, in)
+	return nil
+}
+
+func (s *Server) handleAPIPlaybooks(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	pbs, err := c.Store.Playbooks(r.Context())
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"total": len(pbs), "items": pbs})
+	return nil
+}
+
+func (s *Server) handleAPIPlaybook(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	pb, err := c.Store.Playbook(r.Context(), chi.URLParam(r, "id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, pb)
+	return nil
+}
+
+func (s *Server) handleAPITaxonomy(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	out := map[string][]*library.Term{}
+	for _, f := range library.Facets {
+		terms := c.Taxonomy.Terms(f)
+		if terms == nil {
+			terms = []*library.Term{}
+		}
+		out[string(f)] = terms
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Server) handleAPIGraph(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	st, err := parseListFor(r, c)
+	if err != nil {
+		return err
+	}
+	focus, err := parseFocus(r.URL.Query().Get("focus"), c.Taxonomy)
+	if err != nil {
+		return err
+	}
+	links, err := c.Store.Links(r.Context(), st.Filter)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, buildGraph(c, links, focus))
+	return nil
+}
+
+// handleAPIProblems lists the content problems of the loaded library, so a
+// contributor can see why a file is missing without reading server logs.
+func (s *Server) handleAPIProblems(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	type problem struct {
+		Path string `json:"path"`
+		Line int    `json:"line"`
+		Msg  string `json:"message"`
+	}
+	out := []problem{}
+	for _, p := range c.Problems {
+		out = append(out, problem{p.Path, p.Line, p.Msg})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"hash": c.Hash, "problems": out})
+	return nil
+}

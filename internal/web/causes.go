@@ -1,0 +1,53 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+
+	"casebook/internal/library"
+	"casebook/internal/store"
+	"casebook/web/templates"
+)
+
+// handleCauses groups the (filtered) incidents by cause category, then cause.
+func (s *Server) handleCauses(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	st, err := parseListFor(r, c)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	items, total, err := c.Store.ListIncidents(ctx, st.Filter, store.SortNewest, 1, 100000)
+	if err != nil {
+		return err
+	}
+	p := templates.CausesPage{Chrome: s.chrome(c, "By cause", "causes", ""), Total: total}
+	for _, cat := range c.Taxonomy.Terms(library.FacetCauseCategory) {
+		g := templates.CauseCategoryGroup{ID: cat.ID, Label: cat.Label, Href: filterHref("cause_category", cat.ID)}
+		seen := map[string]bool{}
+		for _, cause := range c.Taxonomy.Terms(library.FacetCause) {
+			if cause.Category != cat.ID {
+				continue
+			}
+			cg := templates.CauseGroup{ID: cause.ID, Label: cause.Label, Href: "/terms/cause/" + cause.ID}
+			for _, it := range items {
+				if contains(it.Causes, cause.ID) {
+					cg.Incidents = append(cg.Incidents, templates.CauseRow{ID: it.ID, Title: it.Title, Href: "/incidents/" + it.ID,
+						Organization: it.Organization, Year: strconv.Itoa(it.Year)})
+					seen[it.ID] = true
+				}
+			}
+			if len(cg.Incidents) > 0 {
+				g.Causes = append(g.Causes, cg)
+			}
+		}
+		g.Count = len(seen)
+		if g.Count > 0 {
+			p.Categories = append(p.Categories, g)
+		}
+	}
+	return render(ctx, w, http.StatusOK, templates.CausesView(p))
+}

@@ -1,0 +1,64 @@
+package web
+
+import (
+	"net/http"
+	"regexp"
+
+	"github.com/go-chi/chi/v5"
+
+	"casebook/internal/library"
+	"casebook/web/templates"
+)
+
+var incidentIDRE = regexp.MustCompile(`^IL-\d{4}$`)
+
+func (s *Server) handleIncident(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	id := chi.URLParam(r, "id")
+	if !incidentIDRE.MatchString(id) {
+		return notFound("no incident " + id + ": incident ids look like IL-0042")
+	}
+	ctx := r.Context()
+	in, err := c.Store.Incident(ctx, id)
+	if err != nil {
+		return err
+	}
+	p := templates.IncidentPage{Chrome: s.chrome(c, in.ID+" "+in.Title, "library", ""), ID: in.ID, Title: in.Title,
+		Summary: in.Summary, Organization: in.Organization, OrgHref: filterHref("org", library.Slug(in.Organization)),
+		Date: in.Date, Trigger: in.Trigger, Detection: in.Detection, SourcePath: "library/" + in.Path}
+	for _, cf := range cardTermFacets {
+		ids := in.Terms(cf.Facet)
+		if len(ids) == 0 {
+			continue
+		}
+		tl := templates.TermLinks{Facet: cf.Param, Label: cf.Facet.Label()}
+		for _, t := range ids {
+			tl.Links = append(tl.Links, templates.Link{Label: c.Taxonomy.Label(cf.Facet, t), Href: filterHref(cf.Param, t)})
+		}
+		p.Classification = append(p.Classification, tl)
+	}
+	for _, sec := range in.Sections {
+		p.Sections = append(p.Sections, templates.DocSection{ID: sec.ID, Title: sec.Title, HTML: sec.HTML})
+	}
+	for _, src := range in.Sources {
+		p.Sources = append(p.Sources, templates.SourceLink{URL: src.URL, Title: src.Title, Kind: src.Kind})
+	}
+	for _, pb := range in.Playbooks {
+		title := pb
+		if pbk, err := c.Store.Playbook(ctx, pb); err == nil {
+			title = pbk.Title
+		}
+		p.Playbooks = append(p.Playbooks, templates.Link{Label: title, Href: "/playbooks/" + pb})
+	}
+	similar, shared, err := c.Store.Similar(ctx, id, 6)
+	if err != nil {
+		return err
+	}
+	for i, sim := range similar {
+		p.Similar = append(p.Similar, templates.Link{Label: sim.ID + " " + sim.Title, Href: "/incidents/" + sim.ID, Count: shared[i]})
+	}
+	return render(ctx, w, http.StatusOK, templates.IncidentView(p))
+}

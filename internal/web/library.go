@@ -1,0 +1,69 @@
+package web
+
+import (
+	"net/http"
+
+	"casebook/internal/content"
+	"casebook/internal/store"
+	"casebook/web/templates"
+)
+
+const perPageDefault = 20
+
+// parseListFor parses the list state against the loaded content.
+func parseListFor(r *http.Request, c *content.Content) (listState, error) {
+	orgs, err := c.Store.OrgSlugs(r.Context())
+	if err != nil {
+		return listState{}, err
+	}
+	return parseList(r.URL.Query(), c.Taxonomy, orgs, perPageDefault)
+}
+
+// handleLibrary is the faceted incident list: filters only, newest first.
+func (s *Server) handleLibrary(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	st, err := parseListFor(r, c)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	items, total, err := c.Store.ListIncidents(ctx, st.Filter, st.Sort, st.Page, st.PerPage)
+	if err != nil {
+		return err
+	}
+	counts, err := c.Store.FacetCounts(ctx, st.Filter, c.Taxonomy)
+	if err != nil {
+		return err
+	}
+	_, gv, common, err := s.graphView(ctx, c, st, "", 0)
+	if err != nil {
+		return err
+	}
+	p := templates.LibraryPage{Chrome: s.chrome(c, "Incident library", "library", ""), Heading: "Incident library",
+		Facets: facetGroups(c.Taxonomy, st, counts, "/"), Pager: pager(st, total, "/"), Common: common, Graph: gv,
+		EmptyNote: "filters only, newest first"}
+	if st.Sort != store.SortNewest {
+		p.EmptyNote = "filters only"
+	}
+	p.Chips, p.ClearHref = chips(c.Taxonomy, st, "/", orgNames(counts))
+	for _, it := range items {
+		p.Cards = append(p.Cards, incidentCard(c.Taxonomy, it))
+	}
+	for _, so := range []struct{ id, label string }{{store.SortNewest, "Newest"}, {store.SortOldest, "Oldest"}, {store.SortTitle, "Title"}} {
+		x := st.clone()
+		x.Sort, x.Page = so.id, 1
+		p.Sorts = append(p.Sorts, templates.SortLink{Label: so.label, Href: x.href("/"), Current: st.Sort == so.id})
+	}
+	return render(ctx, w, http.StatusOK, templates.LibraryView(p))
+}
+
+func orgNames(counts map[string][]store.FacetCount) map[string]string {
+	m := map[string]string{}
+	for _, c := range counts["org"] {
+		m[c.Term] = c.Label
+	}
+	return m
+}

@@ -1,0 +1,233 @@
+package web
+
+import (
+	"context"
+	"strconv"
+
+	"casebook/internal/content"
+	"casebook/internal/graph"
+	"casebook/internal/library"
+	"casebook/internal/store"
+	"casebook/web/templates"
+)
+
+// cardTermFacets are the rows of a case card, in order.
+var cardTermFacets = []struct {
+	Param string
+	Facet library.Facet
+}{
+	{"cause", library.FacetCause},
+	{"component", library.FacetComponent},
+	{"symptom", library.FacetSymptom},
+	{"factor", library.FacetFactor},
+	{"domain", library.FacetDomain},
+}
+
+func termsOf(it store.IncidentSummary, f library.Facet) []string {
+	switch f {
+	case library.FacetCause:
+		return it.Causes
+	case library.FacetComponent:
+		return it.Components
+	case library.FacetSymptom:
+		return it.Symptoms
+	case library.FacetFactor:
+		return it.ContributingFactors
+	case library.FacetDomain:
+		return it.Domains
+	}
+	return nil
+}
+
+// filterHref links to the library filtered by one value.
+func filterHref(param, value string) string {
+	return "/?" + param + "=" + value
+}
+
+func incidentCard(tax *library.Taxonomy, it store.IncidentSummary) templates.CaseCard {
+	card := templates.CaseCard{ID: it.ID, Title: it.Title, Summary: it.Summary, Organization: it.Organization,
+		OrgHref: filterHref("org", it.OrgSlug), Date: it.Date, Href: "/incidents/" + it.ID}
+	for _, cf := range cardTermFacets {
+		ids := termsOf(it, cf.Facet)
+		if len(ids) == 0 {
+			continue
+		}
+		row := templates.TermRow{Facet: cf.Param, Label: cf.Facet.Label()}
+		for _, id := range ids {
+			row.Links = append(row.Links, templates.Link{Label: tax.Label(cf.Facet, id), Href: filterHref(cf.Param, id)})
+		}
+		card.Terms = append(card.Terms, row)
+	}
+	return card
+}
+
+// facetGroups builds the filter sidebar from facet counts.
+func facetGroups(tax *library.Taxonomy, st listState, counts map[string][]store.FacetCount, path string) []templates.FacetGroup {
+	value := func(param, term, label string, count int) templates.FacetValue {
+		return templates.FacetValue{Term: term, Label: label, Count: count, Selected: st.selected(param, term),
+			Href: st.toggle(param, term).href(path)}
+	}
+	byTerm := func(key string) map[string]int {
+		m := map[string]int{}
+		for _, c := range counts[key] {
+			m[c.Term] = c.Count
+		}
+		return m
+	}
+	var out []templates.FacetGroup
+	// Causes under their category, as the seed page groups them.
+	causeCounts, catCounts := byTerm("cause"), byTerm("cause_category")
+	cause := templates.FacetGroup{Param: "cause", Label: "Cause"}
+	for _, cat := range tax.Terms(library.FacetCauseCategory) {
+		g := templates.FacetSubgroup{Label: cat.Label, Count: catCounts[cat.ID], Href: st.toggle("cause_category", cat.ID).href(path)}
+		if st.selected("cause_category", cat.ID) {
+			g.Label = "✓ " + g.Label
+		}
+		for _, c := range tax.Terms(library.FacetCause) {
+			if c.Category == cat.ID && (causeCounts[c.ID] > 0 || st.selected("cause", c.ID)) {
+				g.Values = append(g.Values, value("cause", c.ID, c.Label, causeCounts[c.ID]))
+			}
+		}
+		if len(g.Values) > 0 || st.selected("cause_category", cat.ID) {
+			cause.Groups = append(cause.Groups, g)
+		}
+	}
+	out = append(out, cause)
+	for _, fp := range []struct {
+		param string
+		facet library.Facet
+	}{{"component", library.FacetComponent}, {"symptom", library.FacetSymptom}, {"factor", library.FacetFactor}, {"domain", library.FacetDomain}} {
+		g := templates.FacetGroup{Param: fp.param, Label: fp.facet.Label()}
+		for _, c := range counts[fp.param] {
+			g.Values = append(g.Values, value(fp.param, c.Term, c.Label, c.Count))
+		}
+		for _, sel := range st.Filter.Terms[fp.facet] {
+			if _, ok := byTerm(fp.param)[sel]; !ok {
+				g.Values = append(g.Values, value(fp.param, sel, tax.Label(fp.facet, sel), 0))
+			}
+		}
+		out = append(out, g)
+	}
+	for _, key := range []struct{ param, label string }{{"org", "Organisation"}, {"year", "Year"}} {
+		g := templates.FacetGroup{Param: key.param, Label: key.label}
+		for _, c := range counts[key.param] {
+			g.Values = append(g.Values, value(key.param, c.Term, c.Label, c.Count))
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// chips lists the active filters with links that remove each.
+func chips(tax *library.Taxonomy, st listState, path string, orgNames map[string]string) ([]templates.Chip, string) {
+	var out []templates.Chip
+	for _, fp := range facetParams {
+		for _, t := range st.Filter.Terms[fp.Facet] {
+			out = append(out, templates.Chip{Facet: fp.Facet.Label(), Label: tax.Label(fp.Facet, t), Remove: st.toggle(fp.Param, t).href(path)})
+		}
+	}
+	for _, o := range st.Filter.Orgs {
+		name := orgNames[o]
+		if name == "" {
+			name = o
+		}
+		out = append(out, templates.Chip{Facet: "Organisation", Label: name, Remove: st.toggle("org", o).href(path)})
+	}
+	for _, y := range st.Filter.Years {
+		out = append(out, templates.Chip{Facet: "Year", Label: strconv.Itoa(y), Remove: st.toggle("year", strconv.Itoa(y)).href(path)})
+	}
+	clear := listState{Query: st.Query, Kind: st.Kind, Sort: st.Sort}
+	return out, clear.href(path)
+}
+
+// pager computes the count line and page links.
+func pager(st listState, total int, path string) templates.Pager {
+	p := templates.Pager{Total: total}
+	if total == 0 {
+		return p
+	}
+	p.From = (st.Page-1)*st.PerPage + 1
+	p.To = min(st.Page*st.PerPage, total)
+	pages := (total + st.PerPage - 1) / st.PerPage
+	at := func(n int) string { c := st.clone(); c.Page = n; return c.href(path) }
+	if st.Page > 1 {
+		p.Prev = at(st.Page - 1)
+	}
+	if st.Page < pages {
+		p.Next = at(st.Page + 1)
+	}
+	for n := 1; n <= pages; n++ {
+		if n == 1 || n == pages || (n >= st.Page-2 && n <= st.Page+2) {
+			p.Pages = append(p.Pages, templates.PageLink{N: n, Href: at(n), Current: n == st.Page})
+		} else if len(p.Pages) > 0 && !p.Pages[len(p.Pages)-1].Gap {
+			p.Pages = append(p.Pages, templates.PageLink{Gap: true})
+		}
+	}
+	return p
+}
+
+// graphView builds the graph of the filtered set, the "most common" lines
+// and the server-rendered fallback.
+func (s *Server) graphView(ctx context.Context, c *content.Content, st listState, focus string, casesPerTerm int) (graph.Graph, templates.GraphView, []templates.CommonLine, error) {
+	links, err := c.Store.Links(ctx, st.Filter)
+	if err != nil {
+		return graph.Graph{}, templates.GraphView{}, nil, err
+	}
+	g := buildGraph(c, links, focus)
+	gv := templates.GraphView{DataURL: "/api/graph?" + st.filterValues().Encode(), Nodes: len(g.Nodes), Edges: len(g.Edges)}
+	if focus != "" {
+		gv.DataURL += "&focus=" + focus
+	}
+	caseLinks := map[string][]templates.Link{}
+	for _, e := range g.Edges {
+		if e.Kind == "case" && len(caseLinks[e.Target]) < casesPerTerm {
+			id := e.Source[len("case:"):]
+			caseLinks[e.Target] = append(caseLinks[e.Target], templates.Link{Label: id, Href: "/incidents/" + id})
+		}
+	}
+	var common []templates.CommonLine
+	for _, fp := range []struct {
+		param string
+		facet library.Facet
+	}{{"cause", library.FacetCause}, {"component", library.FacetComponent}, {"symptom", library.FacetSymptom}, {"factor", library.FacetFactor}} {
+		grp := templates.GraphGroup{Facet: fp.param, Label: fp.facet.Label()}
+		line := templates.CommonLine{Facet: fp.facet.Label()}
+		for i, n := range g.TopTerms(fp.param, 0) {
+			id := n.ID[len(fp.param)+1:]
+			l := templates.Link{Label: n.Label, Href: st.toggle(fp.param, id).href("/"), Count: n.Count, Kind: fp.param}
+			if i < 3 && n.Count > 1 {
+				line.Terms = append(line.Terms, l)
+			}
+			if i < 12 {
+				grp.Terms = append(grp.Terms, templates.GraphTerm{Link: l, Cases: caseLinks[n.ID]})
+			}
+		}
+		if len(grp.Terms) > 0 {
+			gv.Groups = append(gv.Groups, grp)
+		}
+		if len(line.Terms) > 0 {
+			common = append(common, line)
+		}
+	}
+	return g, gv, common, nil
+}
+
+// filterValues is the query string of the filters alone.
+func (st listState) filterValues() interface{ Encode() string } {
+	f := listState{Filter: st.Filter}
+	return f.values()
+}
+
+func buildGraph(c *content.Content, links []store.TermLink, focus string) graph.Graph {
+	gl := make([]graph.Link, len(links))
+	for i, l := range links {
+		gl[i] = graph.Link{Case: l.Incident, Facet: string(l.Facet), Term: l.Term}
+	}
+	return graph.Build(gl, graph.Options{Focus: focus, Label: func(kind, id string) string {
+		if kind == "case" {
+			return id
+		}
+		f, _ := library.ParseFacet(kind)
+		return c.Taxonomy.Label(f, id)
+	}})
+}

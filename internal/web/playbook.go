@@ -1,0 +1,76 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/go-chi/chi/v5"
+
+	"casebook/internal/library"
+	"casebook/web/templates"
+)
+
+func (s *Server) handlePlaybooks(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	pbs, err := c.Store.Playbooks(r.Context())
+	if err != nil {
+		return err
+	}
+	p := templates.PlaybookList{Chrome: s.chrome(c, "Playbooks", "playbooks", "")}
+	for _, pb := range pbs {
+		card := templates.CaseCard{ID: pb.ID, Title: pb.Title, Summary: pb.Summary, Href: "/playbooks/" + pb.ID}
+		row := templates.TermRow{Facet: "symptom", Label: "Symptom"}
+		for _, sym := range pb.Symptoms {
+			row.Links = append(row.Links, templates.Link{Label: c.Taxonomy.Label(library.FacetSymptom, sym), Href: "/terms/symptom/" + sym})
+		}
+		if len(row.Links) > 0 {
+			card.Terms = []templates.TermRow{row}
+		}
+		p.Items = append(p.Items, card)
+	}
+	return render(r.Context(), w, http.StatusOK, templates.PlaybookListView(p))
+}
+
+func (s *Server) handlePlaybook(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	id := chi.URLParam(r, "id")
+	pb, err := c.Store.Playbook(ctx, id)
+	if err != nil {
+		return err
+	}
+	p := templates.PlaybookPage{Chrome: s.chrome(c, pb.Title, "playbooks", ""), ID: pb.ID, Title: pb.Title,
+		Summary: pb.Summary, Signals: pb.Signals}
+	for _, sym := range pb.Symptoms {
+		p.Symptoms = append(p.Symptoms, templates.Link{Label: c.Taxonomy.Label(library.FacetSymptom, sym), Href: "/terms/symptom/" + sym})
+	}
+	for _, comp := range pb.Components {
+		p.Components = append(p.Components, templates.Link{Label: c.Taxonomy.Label(library.FacetComponent, comp), Href: "/terms/component/" + comp})
+	}
+	for _, sec := range pb.Sections {
+		p.Sections = append(p.Sections, templates.DocSection{ID: sec.ID, Title: sec.Title, HTML: sec.HTML})
+		p.TOC = append(p.TOC, templates.TOCEntry{ID: sec.ID, Title: sec.Title, Level: 2})
+		for _, h := range sec.Anchors {
+			if h.Level == 3 {
+				p.TOC = append(p.TOC, templates.TOCEntry{ID: h.ID, Title: h.Title, Level: 3})
+			}
+		}
+	}
+	if len(pb.Symptoms) > 0 {
+		p.TriageHref = "/triage?" + url.Values{"symptom": {pb.Symptoms[0]}, "playbook": {pb.ID}}.Encode()
+	}
+	ins, err := c.Store.IncidentsForPlaybook(ctx, id, 25)
+	if err != nil {
+		return err
+	}
+	for _, in := range ins {
+		p.Incidents = append(p.Incidents, templates.Link{Label: in.ID + " " + in.Title, Href: "/incidents/" + in.ID})
+	}
+	return render(ctx, w, http.StatusOK, templates.PlaybookView(p))
+}

@@ -1,0 +1,84 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+)
+
+// Router is what feature extensions receive to add their routes.
+type Router = chi.Router
+
+// routes lists every URL of the portal in one place.
+func (s *Server) routes(ext []func(Router)) http.Handler {
+	r := chi.NewRouter()
+	r.Use(withRequestID, withRecover(s.log), withSecurityHeaders, withLogging(s.log))
+
+	r.Get("/healthz", s.handleHealthz)
+	r.Get("/readyz", s.handleReadyz)
+	r.Handle("/static/*", s.staticHandler())
+
+	r.Get("/", s.adapt(s.handleLibrary))
+	r.Get("/incidents", s.adapt(s.handleLibrary))
+	r.Get("/incidents/{id}", s.adapt(s.handleIncident))
+	r.Get("/causes", s.adapt(s.handleCauses))
+	r.Get("/playbooks", s.adapt(s.handlePlaybooks))
+	r.Get("/playbooks/{id}", s.adapt(s.handlePlaybook))
+	r.Get("/terms/{facet}/{id}", s.adapt(s.handleTerm))
+	r.Get("/graph", s.adapt(s.handleGraphPage))
+	r.Get("/feed.atom", s.adapt(s.handleFeed))
+
+	r.Route("/api", func(r chi.Router) {
+		r.Get("/incidents", s.adapt(s.handleAPIIncidents))
+		r.Get("/incidents/{id}", s.adapt(s.handleAPIIncident))
+		r.Get("/playbooks", s.adapt(s.handleAPIPlaybooks))
+		r.Get("/playbooks/{id}", s.adapt(s.handleAPIPlaybook))
+		r.Get("/taxonomy", s.adapt(s.handleAPITaxonomy))
+		r.Get("/graph", s.adapt(s.handleAPIGraph))
+		r.Get("/problems", s.adapt(s.handleAPIProblems))
+	})
+	for _, e := range ext {
+		e(r)
+	}
+	r.NotFound(s.adapt(func(w http.ResponseWriter, r *http.Request) error {
+		return notFound("no page at " + r.URL.Path)
+	}))
+	r.MethodNotAllowed(s.adapt(func(w http.ResponseWriter, r *http.Request) error {
+		return &httpError{http.StatusMethodNotAllowed, r.Method + " is not allowed on " + r.URL.Path}
+	}))
+	return r
+}
+
+func (s *Server) handleHealthz(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_, _ = w.Write([]byte("ok\n"))
+}
+
+// handleReadyz is 200 once a library is loaded; a failed reload keeps the
+// previous library published, so it stays ready.
+func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
+	c := s.content.Current()
+	if c == nil {
+		http.Error(w, "library not loaded", http.StatusServiceUnavailable)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"status": "ready", "hash": c.Hash, "incidents": c.Incidents,
+		"playbooks": c.Playbooks, "problems": len(c.Problems), "loaded_at": c.LoadedAt})
+}
+
+func (s *Server) staticHandler() http.Handler {
+	fsrv := http.StripPrefix("/static/", http.FileServerFS(s.assets.FS()))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("v") != "" {
+			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		} else {
+			w.Header().Set("Cache-Control", "public, max-age=300")
+		}
+		// Directory listings are not part of the site.
+		if len(r.URL.Path) > 0 && r.URL.Path[len(r.URL.Path)-1] == '/' {
+			http.NotFound(w, r)
+			return
+		}
+		fsrv.ServeHTTP(w, r)
+	})
+}

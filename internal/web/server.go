@@ -1,0 +1,70 @@
+// Package web serves the portal: HTML pages, the JSON API, health and static
+// files. Handlers parse the request, ask one dependency, build a view model
+// and render; branching logic lives in pure functions beside them.
+package web
+
+import (
+	"context"
+	"io/fs"
+	"log/slog"
+	"net/http"
+
+	"github.com/a-h/templ"
+
+	"casebook/internal/content"
+	"casebook/web/static"
+	"casebook/web/templates"
+)
+
+// ContentSource publishes the current library; nil before the first load.
+type ContentSource interface {
+	Current() *content.Content
+}
+
+// Deps are the server's dependencies, passed in explicitly by cmd/server.
+type Deps struct {
+	Content ContentSource
+	Log     *slog.Logger
+	Static  fs.FS // nil uses the embedded assets
+	Version string
+	// Extensions add routes owned by other features (triage, MCP, metrics).
+	Extensions []func(r Router)
+}
+
+// Server holds what handlers share.
+type Server struct {
+	content ContentSource
+	log     *slog.Logger
+	assets  *static.Assets
+	version string
+}
+
+// New returns the portal's handler.
+func New(d Deps) http.Handler {
+	fsys := d.Static
+	if fsys == nil {
+		fsys = static.FS
+	}
+	s := &Server{content: d.Content, log: d.Log, assets: static.NewAssets(fsys), version: d.Version}
+	return s.routes(d.Extensions)
+}
+
+// current returns the loaded content or a 503 error.
+func (s *Server) current() (*content.Content, error) {
+	c := s.content.Current()
+	if c == nil {
+		return nil, errUnavailable
+	}
+	return c, nil
+}
+
+func (s *Server) chrome(c *content.Content, title, nav, query string) templates.Chrome {
+	ch := templates.Chrome{Title: title, Nav: nav, Asset: s.assets.URL, Query: query, Version: s.version}
+	return ch
+}
+
+func render(ctx context.Context, w http.ResponseWriter, status int, comp templ.Component) error {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	return comp.Render(ctx, w)
+}

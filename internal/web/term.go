@@ -1,0 +1,75 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"casebook/internal/library"
+	"casebook/internal/store"
+	"casebook/web/templates"
+)
+
+func (s *Server) handleTerm(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	facet, ok := library.ParseFacet(chi.URLParam(r, "facet"))
+	if !ok {
+		return notFound("no facet " + chi.URLParam(r, "facet") + ": facets are cause, cause_category, component, symptom, factor, domain")
+	}
+	id := chi.URLParam(r, "id")
+	term, ok := c.Taxonomy.Term(facet, id)
+	if !ok {
+		return notFound(unknownValue(string(facet), id, c.Taxonomy.IDs(facet)))
+	}
+	param := string(facet)
+	p := templates.TermPage{Chrome: s.chrome(c, term.Label, "library", ""), Facet: param, FacetLabel: facet.Label(),
+		ID: term.ID, Label: term.Label, LabelKo: term.LabelKo, Description: term.Description, Aliases: term.Aliases,
+		FilterHref: filterHref(param, term.ID)}
+	if term.Category != "" {
+		p.Category = templates.Link{Label: c.Taxonomy.Label(library.FacetCauseCategory, term.Category), Href: "/terms/cause_category/" + term.Category}
+	}
+	for _, child := range c.Taxonomy.Terms(facet) {
+		if child.Parent == term.ID || (facet == library.FacetCauseCategory && false) {
+			p.Children = append(p.Children, templates.Link{Label: child.Label, Href: "/terms/" + param + "/" + child.ID})
+		}
+	}
+	if facet == library.FacetCauseCategory {
+		for _, cause := range c.Taxonomy.Terms(library.FacetCause) {
+			if cause.Category == term.ID {
+				p.Children = append(p.Children, templates.Link{Label: cause.Label, Href: "/terms/cause/" + cause.ID})
+			}
+		}
+	}
+	f := store.Filter{Terms: map[library.Facet][]string{facet: {term.ID}}}
+	items, _, err := c.Store.ListIncidents(ctx, f, store.SortNewest, 1, 200)
+	if err != nil {
+		return err
+	}
+	for _, it := range items {
+		p.Cards = append(p.Cards, incidentCard(c.Taxonomy, it))
+	}
+	co, err := c.Store.CoOccurring(ctx, facet, term.ID, 15)
+	if err != nil {
+		return err
+	}
+	for _, ct := range co {
+		p.CoTerms = append(p.CoTerms, templates.Link{Label: ct.Facet.Label() + ": " + c.Taxonomy.Label(ct.Facet, ct.Term),
+			Href: "/terms/" + string(ct.Facet) + "/" + ct.Term, Count: ct.Count, Kind: string(ct.Facet)})
+	}
+	if facet == library.FacetSymptom || facet == library.FacetComponent {
+		pbs, err := c.Store.Playbooks(ctx)
+		if err != nil {
+			return err
+		}
+		for _, pb := range pbs {
+			if facet == library.FacetSymptom && contains(pb.Symptoms, term.ID) {
+				p.Playbooks = append(p.Playbooks, templates.Link{Label: pb.Title, Href: "/playbooks/" + pb.ID})
+			}
+		}
+	}
+	return render(ctx, w, http.StatusOK, templates.TermView(p))
+}

@@ -1,0 +1,106 @@
+// Casebook's small progressive enhancements. Every page works without this
+// file; it adds copy buttons and the interactive graph.
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  function addCopyButtons(root) {
+    root.querySelectorAll("pre > code").forEach(function (code) {
+      var pre = code.parentElement;
+      if (pre.querySelector(".copy")) return;
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "copy";
+      b.textContent = "Copy";
+      b.setAttribute("aria-label", "Copy command");
+      b.addEventListener("click", function () {
+        var text = code.innerText;
+        var done = function () { b.textContent = "Copied"; setTimeout(function () { b.textContent = "Copy"; }, 1500); };
+        if (navigator.clipboard && window.isSecureContext) {
+          navigator.clipboard.writeText(text).then(done, function () {});
+        } else {
+          var ta = document.createElement("textarea");
+          ta.value = text; document.body.appendChild(ta); ta.select();
+          try { document.execCommand("copy"); done(); } catch (e) {}
+          document.body.removeChild(ta);
+        }
+      });
+      pre.appendChild(b);
+    });
+  }
+
+  var colours = { cause: "#c2410c", component: "#1d4ed8", symptom: "#7e22ce", factor: "#0f766e", "case": "#4b5563" };
+
+  function initGraphs(root) {
+    if (typeof window.cytoscape !== "function") return;
+    root.querySelectorAll(".graph-canvas[data-graph-url]").forEach(function (el) {
+      if (el.dataset.ready) return;
+      el.dataset.ready = "1";
+      fetch(el.dataset.graphUrl, { headers: { Accept: "application/json" } })
+        .then(function (r) { return r.json(); })
+        .then(function (g) { drawGraph(el, g); })
+        .catch(function () { el.textContent = "The graph could not be loaded."; });
+    });
+  }
+
+  function drawGraph(el, g) {
+    var elements = [];
+    (g.nodes || []).forEach(function (n) {
+      elements.push({ data: { id: n.id, label: n.label, kind: n.kind, count: n.count } });
+    });
+    (g.edges || []).forEach(function (e, i) {
+      if (e.kind !== "case") return; // the drawing shows case links; weights are in the data
+      elements.push({ data: { id: "e" + i, source: e.source, target: e.target, weight: e.weight } });
+    });
+    var cy = window.cytoscape({
+      container: el,
+      elements: elements,
+      wheelSensitivity: 0.2,
+      style: [
+        { selector: "node", style: { "background-color": function (n) { return colours[n.data("kind")] || "#888"; },
+          label: "data(label)", "font-size": 9, color: "#1d2330", "text-valign": "bottom", "text-margin-y": 2,
+          width: function (n) { return 8 + Math.min(22, 3 * n.data("count")); }, height: function (n) { return 8 + Math.min(22, 3 * n.data("count")); } } },
+        { selector: "node[kind = 'case']", style: { shape: "round-rectangle", "font-size": 8, color: "#4b5563" } },
+        { selector: "edge", style: { width: 1, "line-color": "#cbd2dc", "curve-style": "haystack" } },
+        { selector: ".faded", style: { opacity: 0.12 } },
+        { selector: "node:selected", style: { "border-width": 3, "border-color": "#f59e0b" } }
+      ],
+      layout: { name: "cose", animate: false, nodeRepulsion: 9000, idealEdgeLength: 60 }
+    });
+    cy.on("tap", "node", function (evt) {
+      var n = evt.target;
+      var hood = n.closedNeighborhood().union(n.closedNeighborhood().connectedNodes());
+      cy.elements().addClass("faded");
+      hood.removeClass("faded");
+      var id = n.id();
+      var kind = n.data("kind");
+      var value = id.substring(id.indexOf(":") + 1);
+      var href = kind === "case" ? "/incidents/" + value : "/?" + kind + "=" + encodeURIComponent(value);
+      el.dataset.selected = id;
+      var status = el.parentElement.querySelector(".graph-status");
+      if (!status) {
+        status = document.createElement("p");
+        status.className = "graph-status";
+        status.setAttribute("role", "status");
+        el.parentElement.insertBefore(status, el.nextSibling);
+      }
+      status.innerHTML = "";
+      var a = document.createElement("a");
+      a.href = href;
+      a.setAttribute("data-testid", "graph-focus-link");
+      a.textContent = (kind === "case" ? "Open " : "Filter the list by ") + n.data("label");
+      status.appendChild(a);
+      if (kind !== "case" && window.htmx && document.getElementById("library")) {
+        window.htmx.ajax("GET", href, { target: "#library", select: "#library", swap: "outerHTML" }).then(function () {
+          history.pushState({}, "", href);
+        });
+      }
+    });
+    cy.on("tap", function (evt) { if (evt.target === cy) cy.elements().removeClass("faded"); });
+    el.cy = cy;
+  }
+
+  function init(root) { addCopyButtons(root); initGraphs(root); }
+  document.addEventListener("DOMContentLoaded", function () { init(document); });
+  document.addEventListener("htmx:afterSettle", function (e) { init(e.target.ownerDocument || document); });
+})();

@@ -1,0 +1,258 @@
+// Package templates holds the templ components of the portal and the view
+// models they render. View models are shaped like the screen; handlers fill
+// them, templates never fetch anything.
+package templates
+
+// Chrome is what every page's layout needs.
+type Chrome struct {
+	Title   string
+	Nav     string // active nav item: library, causes, graph, playbooks, triage, search
+	Asset   func(string) string
+	Query   string // the search box's text
+	Version string
+	Banner  string // a warning shown on every page (e.g. load problems)
+}
+
+// Link is a label with an href.
+type Link struct {
+	Label string
+	Href  string
+	Count int
+	Kind  string // css hint: facet name or "case"
+}
+
+// FacetValue is one checkbox-like value of a facet.
+type FacetValue struct {
+	Term     string
+	Label    string
+	Count    int
+	Selected bool
+	Href     string // toggles this value
+}
+
+// FacetGroup is one facet with its values; Groups is used by cause, whose
+// values are shown under their category.
+type FacetGroup struct {
+	Param  string
+	Label  string
+	Values []FacetValue
+	Groups []FacetSubgroup
+}
+
+// FacetSubgroup is a titled part of a facet.
+type FacetSubgroup struct {
+	Label  string
+	Href   string
+	Count  int
+	Values []FacetValue
+}
+
+// Chip is an active filter with the link that removes it.
+type Chip struct {
+	Facet  string
+	Label  string
+	Remove string
+}
+
+// CaseCard is an incident in a list, with its classification as links.
+type CaseCard struct {
+	ID           string
+	Title        string
+	Summary      string
+	Organization string
+	OrgHref      string
+	Date         string
+	Href         string
+	Terms        []TermRow
+	Kind         string // "incident" or "playbook" (search results)
+	Fragments    []Fragment
+	Score        float64
+}
+
+// TermRow is the terms of one facet on a card.
+type TermRow struct {
+	Facet string
+	Label string
+	Links []Link
+}
+
+// Fragment is a highlighted excerpt; HTML is already escaped with <mark>.
+type Fragment struct {
+	Field string
+	HTML  string
+}
+
+// Pager is the count line and page links.
+type Pager struct {
+	From, To, Total int
+	Prev, Next      string
+	Pages           []PageLink
+}
+
+// PageLink is one numbered page.
+type PageLink struct {
+	N       int
+	Href    string
+	Current bool
+	Gap     bool
+}
+
+// SortLink is one sort order.
+type SortLink struct {
+	Label   string
+	Href    string
+	Current bool
+}
+
+// CommonLine is "most common in this set" for one facet.
+type CommonLine struct {
+	Facet string
+	Terms []Link
+}
+
+// GraphView is the server-rendered graph: used without JavaScript and as the
+// data source of the interactive one.
+type GraphView struct {
+	DataURL string
+	Groups  []GraphGroup
+	Nodes   int
+	Edges   int
+}
+
+// GraphGroup lists terms of one facet with the cases they link to.
+type GraphGroup struct {
+	Facet string
+	Label string
+	Terms []GraphTerm
+}
+
+// GraphTerm is a term node with the cases linked to it.
+type GraphTerm struct {
+	Link
+	Cases []Link
+}
+
+// LibraryPage is the faceted incident list ("/").
+type LibraryPage struct {
+	Chrome
+	Heading    string
+	Facets     []FacetGroup
+	Chips      []Chip
+	ClearHref  string
+	Cards      []CaseCard
+	Pager      Pager
+	Sorts      []SortLink
+	Common     []CommonLine
+	Graph      GraphView
+	EmptyNote  string
+	Suggested  []Chip // search: suggested filters (Remove is the add link)
+	SearchMode bool
+	KindLinks  []SortLink
+	FeedHref   string
+}
+
+// DocSection is a rendered section of an incident or playbook. HTML is
+// sanitised by the library loader.
+type DocSection struct {
+	ID    string
+	Title string
+	HTML  string
+}
+
+// TermLinks is one facet's terms as links, for a classification block.
+type TermLinks struct {
+	Facet string
+	Label string
+	Links []Link
+}
+
+// IncidentPage is one incident.
+type IncidentPage struct {
+	Chrome
+	ID, Title, Summary, Organization, OrgHref, Date string
+	Trigger, Detection                              string
+	Classification                                  []TermLinks
+	Sections                                        []DocSection
+	Sources                                         []SourceLink
+	Playbooks                                       []Link
+	Similar                                         []Link // Count = shared terms
+	Checks                                          []Link
+	SourcePath                                      string
+}
+
+// SourceLink is a cited public write-up.
+type SourceLink struct {
+	URL, Title, Kind string
+}
+
+// PlaybookPage is one playbook.
+type PlaybookPage struct {
+	Chrome
+	ID, Title, Summary string
+	Symptoms           []Link
+	Components         []Link
+	Signals            []string
+	TOC                []TOCEntry
+	Sections           []DocSection
+	Incidents          []Link
+	TriageHref         string
+}
+
+// TOCEntry is a heading in a table of contents.
+type TOCEntry struct {
+	ID, Title string
+	Level     int
+}
+
+// PlaybookList is /playbooks.
+type PlaybookList struct {
+	Chrome
+	Items []CaseCard
+}
+
+// TermPage is /terms/{facet}/{id}.
+type TermPage struct {
+	Chrome
+	Facet, FacetLabel, ID, Label, LabelKo, Description string
+	Category                                           Link
+	Aliases                                            []string
+	FilterHref                                         string
+	Cards                                              []CaseCard
+	CoTerms                                            []Link
+	Playbooks                                          []Link
+	Children                                           []Link
+}
+
+// CausesPage groups incidents by cause category, then cause.
+type CausesPage struct {
+	Chrome
+	Total      int
+	Categories []CauseCategoryGroup
+}
+
+// CauseCategoryGroup is one category.
+type CauseCategoryGroup struct {
+	ID, Label, Href string
+	Count           int
+	Causes          []CauseGroup
+}
+
+// CauseGroup is one cause with its incidents.
+type CauseGroup struct {
+	ID, Label, Href string
+	Incidents       []CauseRow
+}
+
+// CauseRow is an incident in the by-cause view.
+type CauseRow struct {
+	ID, Title, Href, Organization, Year string
+}
+
+// GraphPage is /graph.
+type GraphPage struct {
+	Chrome
+	Chips     []Chip
+	ClearHref string
+	Focus     string
+	Graph     GraphView
+}
