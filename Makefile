@@ -1,0 +1,48 @@
+# Casebook. `make run` serves the embedded library; `make test` runs every test.
+GO ?= go
+PKGS := ./...
+
+.PHONY: run test test-short generate check-generated lint vet bench build docker fuzz clean
+
+run:
+	$(GO) run ./cmd/server
+
+# The whole suite: formatting, generated code, vet, content lint, then all
+# tests with the race detector. Browser tests need Debian's chromium and the
+# live-cluster tests need the API-server harness (scripts/kubeharness.sh);
+# outside CI they skip with the reason, with CI=true they fail instead.
+test: check-generated vet lint
+	scripts/test.sh
+
+test-short:
+	$(GO) test -short $(PKGS)
+
+generate:
+	$(GO) tool templ generate
+
+check-generated:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) tool templ generate
+	@git diff --exit-code -- '*_templ.go' || (echo "generated templ code is stale: run make generate and commit" && exit 1)
+
+vet:
+	$(GO) vet $(PKGS)
+
+lint:
+	$(GO) run ./cmd/server lint library
+
+bench:
+	scripts/bench.sh
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -o bin/casebook ./cmd/server
+
+docker:
+	docker build -t casebook:dev .
+
+fuzz:
+	scripts/fuzz.sh
+
+clean:
+	rm -rf bin
