@@ -111,9 +111,6 @@ func (l *linter) signals() {
 		if s.Section != "" {
 			l.section(s.Path, s.Line, "signal "+s.ID, home.Outcome.Playbook, s.Section)
 		}
-		if s.Regex != "" && s.Anchor != "" && !strings.Contains(strings.ToLower(s.Regex), s.Anchor) {
-			l.errorf(s.Path, s.Line, "signal %s: anchor %q does not occur in the regex", s.ID, s.Anchor)
-		}
 		for q, a := range s.Answers {
 			n, ok := l.c.nodes[q]
 			switch {

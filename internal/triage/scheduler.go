@@ -72,6 +72,18 @@ func parseScheduler(lines []string, i int) schedMessage {
 	m.Text = text
 
 	body := ""
+	lower := strings.ToLower(text)
+	if k := strings.Index(lower, "preemption:"); k >= 0 && !fitHead.MatchString(text[:k]) {
+		// Only the tail was pasted ("preemption: 0/5 nodes are
+		// available: 5 No preemption victims found for incoming pod.").
+		tail := text[k+len("preemption:"):]
+		if loc := fitHead.FindStringSubmatchIndex(tail); loc != nil {
+			m.Total, _ = strconv.Atoi(tail[loc[4]:loc[5]])
+			tail = tail[loc[1]:]
+		}
+		m.Reasons = splitReasons(tail, m.Total, true)
+		return m
+	}
 	if loc := fitHead.FindStringSubmatchIndex(text); loc != nil {
 		m.Total, _ = strconv.Atoi(text[loc[4]:loc[5]])
 		body = text[loc[1]:]

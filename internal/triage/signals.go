@@ -2,6 +2,7 @@ package triage
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -29,9 +30,6 @@ type Signal struct {
 	// expression (case-insensitive too). Exactly one is set.
 	Text  string
 	Regex string
-	// Anchor is a lower-case literal that must occur in a line before
-	// Regex is tried on it; it keeps a 1 MiB paste cheap.
-	Anchor string
 
 	Route   string
 	Section string // overrides the route's section when set
@@ -53,6 +51,9 @@ type Signal struct {
 
 	re  *regexp.Regexp
 	lit string // lower-cased Text
+	// anchor is a lower-case literal every match of re contains; lines
+	// without it skip the regex, which keeps a 1 MiB paste cheap.
+	anchor string
 }
 
 // match reports whether the signal matches s; lower is s in lower case.
@@ -60,7 +61,7 @@ func (s *Signal) match(line, lower string) bool {
 	if s.re == nil {
 		return strings.Contains(lower, s.lit)
 	}
-	if s.Anchor != "" && !strings.Contains(lower, s.Anchor) {
+	if s.anchor != "" && !strings.Contains(lower, s.anchor) {
 		return false
 	}
 	return s.re.MatchString(line)
@@ -74,14 +75,13 @@ func (d *decoder) signals(data []byte) []*Signal {
 	m := d.fields(root, "signals file", "signals")
 	var out []*Signal
 	for _, item := range d.seq(m, "signals", true, "signals file", root.Line) {
-		f := d.fields(item, "signal", "id", "scope", "text", "regex", "anchor", "route", "section",
+		f := d.fields(item, "signal", "id", "scope", "text", "regex", "route", "section",
 			"weight", "context", "bystander", "answers", "note")
 		s := &Signal{
 			ID:        d.str(f, "id", true, "signal", item.Line),
 			Scope:     d.str(f, "scope", false, "signal", item.Line),
 			Text:      d.str(f, "text", false, "signal", item.Line),
 			Regex:     d.str(f, "regex", false, "signal", item.Line),
-			Anchor:    strings.ToLower(d.str(f, "anchor", false, "signal", item.Line)),
 			Route:     d.str(f, "route", true, "signal", item.Line),
 			Section:   d.str(f, "section", false, "signal", item.Line),
 			Weight:    d.number(f, "weight", "signal", item.Line),
@@ -138,8 +138,36 @@ func (d *decoder) compile(s *Signal, what string) bool {
 			ok = false
 		}
 		s.re = re
+		if parsed, err := syntax.Parse("(?i)"+s.Regex, syntax.Perl); err == nil {
+			s.anchor = requiredLiteral(parsed.Simplify())
+		}
 	}
 	return ok
+}
+
+// requiredLiteral returns a lower-case literal that every match of re
+// contains, or "" when it cannot tell (an alternation at the top, say).
+// Every signal is compiled case-insensitively, so lower-casing is exact.
+func requiredLiteral(re *syntax.Regexp) string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return strings.ToLower(string(re.Rune))
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredLiteral(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return requiredLiteral(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		best := ""
+		for _, sub := range re.Sub {
+			if l := requiredLiteral(sub); len(l) > len(best) {
+				best = l
+			}
+		}
+		return best
+	}
+	return ""
 }
 
 // keysOf lists a mapping's keys, for fields() on free-form maps.

@@ -68,7 +68,7 @@ func (s State) Back() State {
 	if len(s.Answers) == 0 {
 		return s
 	}
-	return State{Tree: s.Tree, Answers: s.Answers[:len(s.Answers)-1:len(s.Answers)-1]}
+	return State{Tree: s.Tree, Answers: s.Answers[: len(s.Answers)-1 : len(s.Answers)-1]}
 }
 
 // With records the person's answer to a question, replacing any earlier
