@@ -16,6 +16,7 @@ import (
 
 	"casebook/internal/library"
 	"casebook/internal/store"
+	"casebook/internal/triage"
 )
 
 // Content is one loaded library and its read models. It is immutable once
@@ -24,6 +25,7 @@ type Content struct {
 	Hash      string
 	Taxonomy  *library.Taxonomy
 	Store     *store.Store
+	Triage    *triage.Catalog
 	Problems  []library.Problem
 	LoadedAt  time.Time
 	Incidents int
@@ -134,7 +136,8 @@ func (l *Loader) warm(ctx context.Context, hash string) (*Content, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Content{Hash: hash, Taxonomy: tax, Store: st, LoadedAt: time.Now(), Warm: true, extras: Extras{}}
+	cat, _ := triage.Load(l.fsys) // its problems were recorded by the cold load
+	c := &Content{Hash: hash, Taxonomy: tax, Store: st, Triage: cat, LoadedAt: time.Now(), Warm: true, extras: Extras{}}
 	if c.Problems, err = st.Problems(ctx); err != nil {
 		st.Close()
 		return nil, err
@@ -152,8 +155,11 @@ func (l *Loader) warm(ctx context.Context, hash string) (*Content, error) {
 
 func (l *Loader) cold(ctx context.Context) (*Content, error) {
 	lib, problems, err := library.Load(l.fsys)
-	for _, p := range extraProblems(l.fsys, lib) {
-		problems = append(problems, p)
+	var cat *triage.Catalog
+	if lib != nil {
+		var tp []library.Problem
+		cat, tp = loadTriage(l.fsys, lib)
+		problems = append(problems, tp...)
 	}
 	library.SortProblems(problems)
 	if err != nil {
@@ -166,7 +172,7 @@ func (l *Loader) cold(ctx context.Context) (*Content, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Content{Hash: lib.Hash, Taxonomy: lib.Taxonomy, Store: st, Problems: problems, LoadedAt: time.Now(),
+	c := &Content{Hash: lib.Hash, Taxonomy: lib.Taxonomy, Store: st, Triage: cat, Problems: problems, LoadedAt: time.Now(),
 		Incidents: len(lib.Incidents), Playbooks: len(lib.Playbooks), extras: Extras{}}
 	if err := l.runBuilders(ctx, lib, c); err != nil {
 		l.close(c)

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 
 	"casebook/internal/library"
+	"casebook/internal/triage"
 )
 
 // Lint returns every problem of the library rooted at fsys: content files,
@@ -19,5 +20,16 @@ func Lint(fsys fs.FS) ([]library.Problem, error) {
 // extraProblems validates the parts of the library beyond incidents and
 // playbooks. lib may be nil when the library failed to load.
 func extraProblems(fsys fs.FS, lib *library.Library) []library.Problem {
-	return nil
+	_, problems := loadTriage(fsys, lib)
+	return problems
+}
+
+// loadTriage loads the triage catalogue and, when the playbooks are known,
+// checks that every outcome and signal points at a real playbook section.
+func loadTriage(fsys fs.FS, lib *library.Library) (*triage.Catalog, []library.Problem) {
+	cat, problems := triage.Load(fsys)
+	if lib != nil {
+		problems = append(problems, cat.Lint(lib.PlaybookAnchors())...)
+	}
+	return cat, problems
 }

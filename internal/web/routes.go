@@ -27,6 +27,9 @@ func (s *Server) routes(ext []func(Router)) http.Handler {
 	r.Get("/terms/{facet}/{id}", s.adapt(s.handleTerm))
 	r.Get("/graph", s.adapt(s.handleGraphPage))
 	r.Get("/feed.atom", s.adapt(s.handleFeed))
+	r.Get("/triage", s.adapt(s.handleTriage))
+	r.Post("/triage", s.adapt(s.handleTriagePaste))
+	r.Get("/triage/writeup", s.adapt(s.handleWriteup))
 
 	r.Route("/api", func(r chi.Router) {
 		r.Get("/incidents", s.adapt(s.handleAPIIncidents))
@@ -36,6 +39,9 @@ func (s *Server) routes(ext []func(Router)) http.Handler {
 		r.Get("/taxonomy", s.adapt(s.handleAPITaxonomy))
 		r.Get("/graph", s.adapt(s.handleAPIGraph))
 		r.Get("/problems", s.adapt(s.handleAPIProblems))
+		r.Post("/triage/classify", s.adapt(s.handleAPIClassify))
+		r.Get("/triage/trees", s.adapt(s.handleAPITrees))
+		r.Get("/triage/trees/{id}", s.adapt(s.handleAPITree))
 	})
 	for _, e := range ext {
 		e(r)

@@ -37,6 +37,8 @@ type Server struct {
 	log     *slog.Logger
 	assets  *static.Assets
 	version string
+	metrics Metrics
+	cluster *clusterUI
 }
 
 // New returns the portal's handler.

@@ -1,0 +1,20 @@
+package web
+
+import (
+	"net/http"
+
+	"casebook/web/templates"
+)
+
+// Metrics receives the events the portal counts. cmd/server passes a
+// Prometheus implementation; nil records nothing.
+type Metrics interface {
+	TriageOutcome(route, via string)
+	SearchLatency(seconds float64)
+}
+
+// clusterUI is the live-cluster part of the wizard; nil when no cluster is
+// configured.
+type clusterUI struct{}
+
+func (c *clusterUI) form(r *http.Request) *templates.ClusterForm { return nil }

@@ -1,0 +1,110 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"casebook/internal/triage"
+)
+
+// readPaste reads a classify body: text/plain, or JSON {"text": "..."}.
+// Over 1 MiB is 413; an empty text is 400.
+func readPaste(w http.ResponseWriter, r *http.Request) (string, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, triage.MaxInput))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return "", &httpError{http.StatusRequestEntityTooLarge, "body larger than 1 MiB"}
+		}
+		return "", badRequest{"could not read the body: " + err.Error()}
+	}
+	text := string(body)
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt == "application/json" {
+		var in struct {
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(body, &in); err != nil {
+			return "", badRequest{"invalid JSON: want {\"text\": \"...\"}: " + err.Error()}
+		}
+		text = in.Text
+	}
+	if strings.TrimSpace(text) == "" {
+		return "", badRequest{"empty text: paste a kubectl describe, an event, a log line or an alert"}
+	}
+	return text, nil
+}
+
+func (s *Server) handleAPIClassify(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	cat, err := triageCatalog(c)
+	if err != nil {
+		return err
+	}
+	text, err := readPaste(w, r)
+	if err != nil {
+		return err
+	}
+	res := cat.Classify(text)
+	s.observeTriage(res)
+	writeJSON(w, http.StatusOK, res)
+	return nil
+}
+
+func (s *Server) handleAPITrees(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	cat, err := triageCatalog(c)
+	if err != nil {
+		return err
+	}
+	type treeSummary struct {
+		ID      string `json:"id"`
+		Title   string `json:"title"`
+		Summary string `json:"summary,omitempty"`
+		Root    bool   `json:"root,omitempty"`
+		Start   string `json:"start"`
+		Nodes   int    `json:"nodes"`
+	}
+	out := []treeSummary{}
+	for _, t := range cat.Trees {
+		out = append(out, treeSummary{t.ID, t.Title, t.Summary, t.Root, t.Start, len(t.Nodes)})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"trees": out, "routes": cat.RouteIDs()})
+	return nil
+}
+
+func (s *Server) handleAPITree(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	cat, err := triageCatalog(c)
+	if err != nil {
+		return err
+	}
+	t, ok := cat.Tree(chi.URLParam(r, "id"))
+	if !ok {
+		return notFound("no triage tree " + chi.URLParam(r, "id"))
+	}
+	writeJSON(w, http.StatusOK, t)
+	return nil
+}
+
+// observeTriage is where metrics hook in; it does nothing without them.
+func (s *Server) observeTriage(res triage.Result) {
+	if s.metrics != nil && len(res.Routes) > 0 {
+		s.metrics.TriageOutcome(res.Routes[0].Route, "classify")
+	}
+}

@@ -1,0 +1,87 @@
+package templates
+
+// TriagePage is the wizard: the first screen (symptoms and the paste box),
+// a question, or an outcome.
+type TriagePage struct {
+	Chrome
+	TreeTitle   string
+	Start       []Link // first screen: the symptoms to pick from
+	StartText   string
+	Paste       string
+	PasteResult *PasteView
+	Crumbs      []Crumb
+	Question    *QuestionView
+	Outcome     *OutcomeView
+	BackHref    string
+	RestartHref string
+	Notices     []string
+	Cluster     *ClusterForm
+}
+
+// PasteView is what the classifier found in a paste.
+type PasteView struct {
+	Routes       []RouteView
+	ContinueHref string
+	Empty        bool
+}
+
+// RouteView is one ranked route.
+type RouteView struct {
+	Route       string
+	Href        string // playbook section
+	Playbook    string
+	Confidence  int // percent
+	Evidence    []EvidenceLine
+	ContinueURL string
+}
+
+// EvidenceLine is a matched line of a paste or a fact read from a cluster.
+type EvidenceLine struct {
+	LineNo int
+	Text   string
+	Signal string
+}
+
+// Crumb is an answered question.
+type Crumb struct {
+	Question   string
+	Answer     string
+	Source     string // person, probe, paste
+	Evidence   []EvidenceLine
+	Note       string
+	ChangeHref string
+}
+
+// QuestionView is the question to answer now.
+type QuestionView struct {
+	ID      string
+	Text    string
+	Help    string
+	Command string
+	Answers []Link
+	Unknown string // why a probe could not answer, if it tried
+}
+
+// OutcomeView is where the walk ends.
+type OutcomeView struct {
+	Route         string
+	Diagnosis     string
+	Commands      []string
+	Mitigation    []string
+	Verify        []string
+	PlaybookHref  string
+	PlaybookTitle string
+	SectionTitle  string
+	Incidents     []Link
+	WriteupHref   string
+	Evidence      []EvidenceLine
+}
+
+// ClusterForm is the "read from cluster" part of the first screen.
+type ClusterForm struct {
+	Enabled    bool
+	Namespaces []string
+	Namespace  string
+	Pods       []string
+	Message    string
+}
