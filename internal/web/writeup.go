@@ -49,7 +49,9 @@ func (s *Server) handleWriteup(w http.ResponseWriter, r *http.Request) error {
 func writeupMarkdown(walk *triage.Walk, now time.Time) string {
 	o := walk.Node.Outcome
 	var b strings.Builder
-	yamlStr := func(s string) string { return "\"" + strings.ReplaceAll(strings.ReplaceAll(s, "\\", "\\\\"), "\"", "\\\"") + "\"" }
+	yamlStr := func(s string) string {
+		return "\"" + strings.ReplaceAll(strings.ReplaceAll(s, "\\", "\\\\"), "\"", "\\\"") + "\""
+	}
 	fmt.Fprintf(&b, "---\n# Draft from the Casebook triage wizard (%s). Fill in the TODOs, pick taxonomy ids\n# from library/taxonomy.yaml, run `casebook lint`, then open a pull request.\n", o.Route)
 	fmt.Fprintf(&b, "id: IL-XXXX\ntitle: %s\nsummary: TODO one sentence - what broke, for whom, and why.\norganization: TODO\ndate: %s\n", yamlStr("TODO: "+o.Diagnosis), now.Format("2006-01-02"))
 	fmt.Fprintf(&b, "domains: [kubernetes]\ncomponents: []\ncauses: []\nsymptoms: []\ncontributing_factors: []\n")
