@@ -1,0 +1,139 @@
+package search
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search/query"
+)
+
+// build indexes the library into a temporary directory under dir and renames
+// the finished index to path. bleve's offline builder writes documents in
+// batches of segments and merges them into one at the end, which makes both
+// the build and later queries faster than an online index fed by batches.
+func build(dir, path string, ix *Index) error {
+	tmp, err := os.MkdirTemp(dir, buildPrefix)
+	if err != nil {
+		return fmt.Errorf("search: build: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	work := filepath.Join(tmp, "index")
+
+	m, err := newMapping()
+	if err != nil {
+		return fmt.Errorf("search: mapping: %w", err)
+	}
+	b, err := bleve.NewBuilder(work, m, map[string]any{"batchSize": builderBatch})
+	if err != nil {
+		return fmt.Errorf("search: build: %w", err)
+	}
+	tax := ix.lib.Taxonomy
+	lengths := newLengthCounter(m)
+	add := func(d *document) error {
+		lengths.add(d)
+		return b.Index(d.id, d.fields())
+	}
+	for i, in := range ix.lib.Incidents {
+		if err := add(incidentDocument(tax, in, i)); err != nil {
+			b.Close()
+			return fmt.Errorf("search: index %s: %w", in.ID, err)
+		}
+	}
+	for i, pb := range ix.lib.Playbooks {
+		if err := add(playbookDocument(tax, pb, len(ix.lib.Incidents)+i)); err != nil {
+			b.Close()
+			return fmt.Errorf("search: index playbook %s: %w", pb.ID, err)
+		}
+	}
+	if err := b.Close(); err != nil {
+		return fmt.Errorf("search: build: %w", err)
+	}
+	if err := writeManifest(work, manifest{Hash: ix.lib.Hash, Docs: len(ix.docs), Lengths: lengths.total}); err != nil {
+		return err
+	}
+	if err := os.Rename(work, path); err != nil {
+		// Another process may have finished the same build first; its
+		// index is as good as ours.
+		if _, verr := checkManifest(path, ix.lib.Hash); verr == nil {
+			return nil
+		}
+		return fmt.Errorf("search: move index into place: %w", err)
+	}
+	return nil
+}
+
+// openVerified opens the index at path read-only after checking that it is
+// the complete, undamaged index of this content. bleve can panic on a
+// damaged segment, so a panic here is turned into an error and the caller
+// rebuilds.
+func openVerified(path, hash string, docs int) (bi bleve.Index, man *manifest, err error) {
+	man, err = checkManifest(path, hash)
+	if err != nil {
+		return nil, nil, err
+	}
+	if man.Docs != docs {
+		return nil, nil, fmt.Errorf("index holds %d documents, the library %d", man.Docs, docs)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if bi != nil {
+				bi.Close()
+			}
+			bi, man, err = nil, nil, fmt.Errorf("index unreadable: %v", r)
+		}
+	}()
+	bi, err = bleve.OpenUsing(path, map[string]any{"read_only": true})
+	if err != nil {
+		return nil, nil, fmt.Errorf("open: %w", err)
+	}
+	n, err := bi.DocCount()
+	if err == nil && int(n) != docs {
+		err = fmt.Errorf("index holds %d documents, want %d", n, docs)
+	}
+	if err == nil {
+		// Touch every segment once so a damaged one fails now, not on the
+		// first user's query.
+		req := bleve.NewSearchRequestOptions(query.NewMatchAllQuery(), 1, 0, false)
+		req.AddFacet(fieldKind, bleve.NewFacetRequest(fieldKind, 2))
+		_, err = bi.Search(req)
+	}
+	if err != nil {
+		bi.Close()
+		return nil, nil, fmt.Errorf("verify: %w", err)
+	}
+	return bi, man, nil
+}
+
+// lengthCounter totals the analysed length of every field over the library.
+// bleve's BM25 estimates a field's average length from the size of its
+// vocabulary, which for prose is several times too short and punishes every
+// long document; the true totals, passed with each search, fix the
+// estimate.
+type lengthCounter struct {
+	analyzers map[string]analysis.Analyzer
+	total     map[string]int
+}
+
+func newLengthCounter(m *mapping.IndexMappingImpl) *lengthCounter {
+	c := &lengthCounter{analyzers: map[string]analysis.Analyzer{}, total: map[string]int{}}
+	for field, name := range fieldAnalyzers() {
+		c.analyzers[field] = m.AnalyzerNamed(name)
+		c.total[field] = 0
+	}
+	return c
+}
+
+func (c *lengthCounter) add(d *document) {
+	for field, segs := range d.text {
+		for _, s := range segs {
+			c.total[field] += len(c.analyzers[field].Analyze([]byte(s.text)))
+		}
+	}
+	for field, vals := range d.keywords {
+		c.total[field] += len(vals)
+	}
+}

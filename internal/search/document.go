@@ -1,0 +1,180 @@
+package search
+
+import (
+	"strconv"
+	"strings"
+
+	"casebook/internal/library"
+)
+
+// segment is one value of a text field together with the fragment key a
+// highlight in it is reported under.
+type segment struct {
+	key  string
+	text string
+}
+
+// document is what gets indexed for one incident or playbook. The same
+// function builds it at index time and, for the hits of a query, at
+// highlight time, so match offsets reported by the index always point into
+// the same strings.
+type document struct {
+	id       string
+	text     map[string][]segment // analysed fields
+	keywords map[string][]string  // kind, facets, org, year, ident
+	rank     float64              // position in the newest-first listing
+}
+
+func newDocument(id, kind string, rank int) *document {
+	return &document{
+		id:       id,
+		text:     map[string][]segment{},
+		keywords: map[string][]string{fieldKind: {kind}},
+		rank:     float64(rank),
+	}
+}
+
+func (d *document) add(field, key, text string) {
+	if text = strings.TrimSpace(text); text != "" {
+		d.text[field] = append(d.text[field], segment{key, text})
+	}
+}
+
+// addSections splits each body section into prose and code blocks: code is
+// indexed apart (with less weight) because the same kubectl lines appear in
+// every playbook and would otherwise drown the prose.
+func (d *document) addSections(secs []library.Section) {
+	for _, s := range secs {
+		prose := s.Text
+		for _, c := range s.Commands {
+			prose = strings.Replace(prose, c, " ", 1)
+			d.add(fieldCode, "#"+s.ID, c)
+		}
+		d.add(fieldBody, "#"+s.ID, prose)
+	}
+}
+
+// addTerms indexes the labels and aliases of every term the document is
+// classified with, so a query naming a term by any of its names finds the
+// document even when its prose uses another word ("toleration" finds an
+// incident filed under untolerated-taint). Korean names go to the Korean
+// field.
+func (d *document) addTerms(tax *library.Taxonomy, f library.Facet, ids []string) {
+	for _, id := range ids {
+		d.keywords[string(f)] = appendUnique(d.keywords[string(f)], id)
+		t, ok := tax.Term(f, id)
+		if !ok {
+			continue
+		}
+		en, ko := []string{t.Label}, []string{t.LabelKo}
+		for _, a := range t.Aliases {
+			switch {
+			case strings.EqualFold(a, t.Label) || a == t.LabelKo:
+				// A name repeated as an alias would count twice.
+			case hasHangul(a):
+				ko = append(ko, a)
+			default:
+				en = append(en, a)
+			}
+		}
+		d.add(fieldLabels, "labels", strings.Join(en, " · "))
+		d.add(fieldKorean, "labels", strings.Join(ko, " · "))
+		if f == library.FacetCause && t.Category != "" {
+			d.addTerms(tax, library.FacetCauseCategory, []string{t.Category})
+		}
+	}
+}
+
+// finish derives the fields that copy others: Korean prose, the unstemmed
+// words for typo matching, and the identifiers.
+func (d *document) finish() {
+	for _, field := range []string{fieldTitle, fieldSummary, fieldBody, fieldSources} {
+		for _, s := range d.text[field] {
+			if hasHangul(s.text) {
+				d.text[fieldKorean] = append(d.text[fieldKorean], s)
+			}
+		}
+	}
+	for _, field := range []string{fieldTitle, fieldSummary, fieldBody, fieldSignals, fieldLabels, fieldSources, fieldOrgText} {
+		d.text[fieldWords] = append(d.text[fieldWords], d.text[field]...)
+	}
+	seen := map[string]bool{}
+	for _, field := range []string{fieldTitle, fieldSummary, fieldBody, fieldCode, fieldSignals, fieldLabels} {
+		for _, s := range d.text[field] {
+			for _, id := range identifiers(s.text) {
+				if !seen[id] {
+					seen[id] = true
+					d.keywords[fieldIdent] = append(d.keywords[fieldIdent], id)
+				}
+			}
+		}
+	}
+}
+
+// fields is the document as bleve indexes it.
+func (d *document) fields() map[string]any {
+	m := make(map[string]any, len(d.text)+len(d.keywords)+1)
+	for f, segs := range d.text {
+		vals := make([]string, len(segs))
+		for i, s := range segs {
+			vals[i] = s.text
+		}
+		m[f] = vals
+	}
+	for f, vals := range d.keywords {
+		m[f] = vals
+	}
+	m[fieldRank] = d.rank
+	return m
+}
+
+func incidentDocument(tax *library.Taxonomy, in *library.Incident, rank int) *document {
+	d := newDocument(in.ID, KindIncident, rank)
+	d.add(fieldTitle, "title", in.Title)
+	d.add(fieldSummary, "summary", in.Summary)
+	d.add(fieldBody, "#trigger", in.Trigger)
+	d.add(fieldBody, "#detection", in.Detection)
+	d.addSections(in.Sections)
+	d.add(fieldOrgText, "", in.Organization)
+	for _, s := range in.Sources {
+		d.add(fieldSources, "sources", s.Title)
+	}
+	for _, f := range []library.Facet{library.FacetCause, library.FacetComponent, library.FacetSymptom, library.FacetFactor, library.FacetDomain} {
+		d.addTerms(tax, f, in.Terms(f))
+	}
+	if org := orgKey(in.Organization); org != "" {
+		d.keywords[fieldOrg] = []string{org}
+	}
+	if in.Year > 0 {
+		d.keywords[fieldYear] = []string{strconv.Itoa(in.Year)}
+	}
+	d.finish()
+	return d
+}
+
+func playbookDocument(tax *library.Taxonomy, pb *library.Playbook, rank int) *document {
+	d := newDocument(pb.ID, KindPlaybook, rank)
+	d.add(fieldTitle, "title", pb.Title)
+	d.add(fieldSummary, "summary", pb.Summary)
+	d.addSections(pb.Sections)
+	for _, s := range pb.Signals {
+		d.add(fieldSignals, "signals", s)
+	}
+	d.addTerms(tax, library.FacetSymptom, pb.Symptoms)
+	d.addTerms(tax, library.FacetComponent, pb.Components)
+	d.finish()
+	return d
+}
+
+// orgKey is the filter and facet value of an organization: case-insensitive
+// so "openai" in a URL finds "OpenAI".
+func orgKey(org string) string { return strings.ToLower(strings.TrimSpace(org)) }
+
+func appendUnique(list []string, s string) []string {
+	for _, v := range list {
+		if v == s {
+			return list
+		}
+	}
+	return append(list, s)
+}

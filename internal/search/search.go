@@ -1,0 +1,102 @@
+// Package search is Casebook's full-text search over incidents and playbooks.
+//
+// The index is a bleve (scorch) index persisted on disk and named after the
+// library's content hash, so a restart with unchanged content reuses it and a
+// changed library builds a new one aside. Queries understand the taxonomy:
+// words that name a term (by label or alias, English or Korean) both widen the
+// search to documents classified under that term and come back as suggested
+// filters.
+package search
+
+import (
+	"fmt"
+
+	"casebook/internal/library"
+)
+
+// Document kinds, as stored in the index and accepted in Request.Kind.
+const (
+	KindIncident = "incident"
+	KindPlaybook = "playbook"
+)
+
+// Paging limits. PerPage above MaxPerPage is an error rather than silently
+// clamped so an API client learns the limit.
+const (
+	DefaultPerPage = 20
+	MaxPerPage     = 100
+	maxQueryBytes  = 1024
+)
+
+// Request is one search. The zero value lists every document, newest
+// incident first.
+type Request struct {
+	// Query is what the user typed: words, "quoted phrases", pasted error
+	// strings, English or Korean.
+	Query string
+	// Kind restricts results to KindIncident or KindPlaybook; "" means both.
+	Kind string
+	// Filters hold term ids per facet. Values of one facet are alternatives
+	// (OR); different facets must all hold (AND), as on the library page.
+	Filters map[library.Facet][]string
+	// Org and Year filter incidents by organization (as written in the
+	// incident, case-insensitive) and by the year of the incident date.
+	Org  []string
+	Year []int
+	// Page is 1-based; 0 means 1. PerPage 0 means DefaultPerPage.
+	Page, PerPage int
+}
+
+// Result is the answer to a Request, shaped for the JSON API.
+type Result struct {
+	Query string `json:"query"`
+	Total int    `json:"total"`
+	Hits  []Hit  `json:"hits"`
+	// Facets counts the terms of each facet over the whole result set, keyed
+	// by facet name ("symptom", "component", ..., "org", "year", "kind").
+	Facets map[string][]FacetCount `json:"facets"`
+	// SuggestedFilters are taxonomy terms named in the query that are not
+	// already applied as filters.
+	SuggestedFilters []Suggestion `json:"suggested_filters"`
+}
+
+// Hit is one matching incident or playbook.
+type Hit struct {
+	ID      string  `json:"id"`
+	Kind    string  `json:"kind"`
+	Title   string  `json:"title"`
+	Summary string  `json:"summary"`
+	Score   float64 `json:"score"`
+	// Fragments are short HTML-safe excerpts with matches wrapped in <mark>.
+	// Keys are "title", "summary", "signals", "labels", "sources", or
+	// "#anchor" for a body section (the anchor of its heading), so the page
+	// can link a fragment to the place it came from.
+	Fragments map[string][]string `json:"fragments,omitempty"`
+}
+
+// FacetCount is one term of a facet with the number of results carrying it.
+type FacetCount struct {
+	Term  string `json:"term"`
+	Label string `json:"label"`
+	Count int    `json:"count"`
+}
+
+// Suggestion is a taxonomy term the query names, offered as a one-click
+// filter.
+type Suggestion struct {
+	Facet library.Facet `json:"facet"`
+	Term  string        `json:"term"`
+	Label string        `json:"label"`
+}
+
+// QueryError reports a request the user has to fix: an unclosed quote, an
+// unknown filter, a page out of range. The web layer maps it to 400.
+type QueryError struct {
+	Msg string
+}
+
+func (e *QueryError) Error() string { return "search: " + e.Msg }
+
+func badQuery(format string, args ...any) error {
+	return &QueryError{Msg: fmt.Sprintf(format, args...)}
+}

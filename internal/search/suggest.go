@@ -1,0 +1,178 @@
+package search
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+
+	"casebook/internal/library"
+)
+
+// maxSuggestions bounds the suggested-filters box; a long pasted message can
+// name a dozen terms and the box is for the few the user most likely meant.
+const maxSuggestions = 8
+
+// suggestFacetOrder breaks ties between terms named by the same words:
+// symptoms and components are what people search by.
+var suggestFacetOrder = map[library.Facet]int{
+	library.FacetSymptom: 0, library.FacetComponent: 1, library.FacetCause: 2,
+	library.FacetCauseCategory: 3, library.FacetFactor: 4, library.FacetDomain: 5,
+}
+
+// Matcher finds the taxonomy terms a query names. It is built once per
+// taxonomy and is safe for concurrent use.
+type Matcher struct {
+	phrases []phrase
+}
+
+// phrase is one name of a term (label, Korean label, alias or id) as
+// normalised words.
+type phrase struct {
+	words   []string
+	compact string // Korean names without spaces, for "노드자동복구"
+	term    *library.Term
+}
+
+// termMatch is a term named by query words [start, end).
+type termMatch struct {
+	term       *library.Term
+	start, end int
+}
+
+// NewMatcher prepares the names of every term of tax for matching.
+func NewMatcher(tax *library.Taxonomy) *Matcher {
+	m := &Matcher{}
+	for _, f := range library.Facets {
+		for _, t := range tax.Terms(f) {
+			names := append([]string{t.Label, t.LabelKo, strings.ReplaceAll(t.ID, "-", " ")}, t.Aliases...)
+			seen := map[string]bool{}
+			for _, n := range names {
+				words := normalWords(n)
+				key := strings.Join(words, " ")
+				if len(words) == 0 || seen[key] {
+					continue
+				}
+				seen[key] = true
+				p := phrase{words: words, term: t}
+				if hasHangul(n) && len(words) > 1 {
+					p.compact = strings.Join(words, "")
+				}
+				m.phrases = append(m.phrases, p)
+			}
+		}
+	}
+	return m
+}
+
+// Suggest returns the taxonomy terms that query names by label or alias,
+// English or Korean, as filters to offer. It needs no index.
+func Suggest(tax *library.Taxonomy, query string) []Suggestion {
+	return NewMatcher(tax).Suggest(query)
+}
+
+// Suggest returns the terms named in query, in the order the query names
+// them; when several terms share words the longer name comes first.
+func (m *Matcher) Suggest(query string) []Suggestion {
+	var out []Suggestion
+	for _, tm := range m.matches(normalWords(query)) {
+		out = append(out, Suggestion{Facet: tm.term.Facet, Term: tm.term.ID, Label: tm.term.Label})
+		if len(out) == maxSuggestions {
+			break
+		}
+	}
+	return out
+}
+
+// matches finds every term named in the query words, one match per term.
+func (m *Matcher) matches(words []string) []termMatch {
+	best := map[*library.Term]termMatch{}
+	for _, p := range m.phrases {
+		for i := range words {
+			end := matchAt(p, words, i)
+			if end < 0 {
+				continue
+			}
+			if prev, ok := best[p.term]; !ok || end-i > prev.end-prev.start {
+				best[p.term] = termMatch{term: p.term, start: i, end: end}
+			}
+		}
+	}
+	out := make([]termMatch, 0, len(best))
+	for _, tm := range best {
+		out = append(out, tm)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		switch {
+		case a.start != b.start:
+			return a.start < b.start
+		case a.end-a.start != b.end-b.start:
+			return a.end-a.start > b.end-b.start
+		case a.term.Facet != b.term.Facet:
+			return suggestFacetOrder[a.term.Facet] < suggestFacetOrder[b.term.Facet]
+		}
+		return a.term.ID < b.term.ID
+	})
+	return out
+}
+
+// matchAt returns the end of the match of p at query word i, or -1.
+func matchAt(p phrase, words []string, i int) int {
+	if p.compact != "" && sameWord(p.compact, words[i]) {
+		return i + 1
+	}
+	if i+len(p.words) > len(words) {
+		return -1
+	}
+	for j, w := range p.words {
+		if !sameWord(w, words[i+j]) {
+			return -1
+		}
+	}
+	return i + len(p.words)
+}
+
+// koreanParticles are the endings Korean attaches to nouns ("노드가",
+// "드라이버를"); a query word with one still names the noun.
+var koreanParticles = []string{"이", "가", "을", "를", "은", "는", "의", "에", "에서", "로", "으로", "와", "과", "도", "만", "이나", "나", "에게", "까지", "부터", "처럼", "하고", "이랑", "랑"}
+
+func sameWord(name, query string) bool {
+	if name == query {
+		return true
+	}
+	if !strings.HasPrefix(query, name) || !hasHangul(name) {
+		return false
+	}
+	rest := query[len(name):]
+	for _, p := range koreanParticles {
+		if rest == p {
+			return true
+		}
+	}
+	return false
+}
+
+var pluralStemmer = en.NewEnglishPluralStemmerFilter()
+
+// normalWords splits s into lower-case words of letters and digits, with
+// English plurals reduced to the singular. Punctuation separates words, so
+// "nvidia.com/gpu" is three words on both sides of the comparison, and only
+// plurals are folded because full stemming would equate "scheduled" with
+// "scheduler" and suggest the wrong component.
+func normalWords(s string) []string {
+	fields := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	stream := make(analysis.TokenStream, 0, len(fields))
+	for _, f := range fields {
+		stream = append(stream, &analysis.Token{Term: []byte(f)})
+	}
+	out := make([]string, len(stream))
+	for i, t := range pluralStemmer.Filter(stream) {
+		out[i] = string(t.Term)
+	}
+	return out
+}
