@@ -24,8 +24,8 @@ type Index struct {
 	matcher *Matcher
 	english analysis.Analyzer
 	bm25    *bsearch.BM25Stats // true field lengths, see lengthCounter
-	docs    map[string]source // by document id
-	orgs    map[string]string // org key -> organization as written
+	docs    map[string]source  // by document id
+	orgs    map[string]string  // org key -> organization as written
 	info    Info
 }
 
