@@ -18,7 +18,9 @@ import (
 func runLint(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fl := flag.NewFlagSet("lint", flag.ContinueOnError)
 	fl.SetOutput(stderr)
-	fl.Usage = func() { fmt.Fprintln(stderr, "Usage: casebook lint [DIR]\n\nDIR is a library folder (the one holding taxonomy.yaml); without it, the embedded library.") }
+	fl.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: casebook lint [DIR]\n\nDIR is a library folder (the one holding taxonomy.yaml); without it, the embedded library.")
+	}
 	if err := fl.Parse(args); err != nil {
 		return exitCode(2)
 	}

@@ -15,6 +15,7 @@ import (
 	deflib "casebook/library"
 
 	"casebook/internal/content"
+	"casebook/internal/metrics"
 	"casebook/internal/web"
 )
 
@@ -31,11 +32,12 @@ func newLogger(c config, w io.Writer) *slog.Logger {
 // app is the wired server: built by newApp, run by serve. Tests build it on
 // port 0 through the same path.
 type app struct {
-	cfg    config
-	log    *slog.Logger
-	loader *content.Loader
-	fsys   fs.FS
-	http   *http.Server
+	cfg     config
+	log     *slog.Logger
+	loader  *content.Loader
+	metrics *metrics.Metrics
+	fsys    fs.FS
+	http    *http.Server
 }
 
 func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
@@ -44,9 +46,11 @@ func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
 	if cfg.Library != "" {
 		fsys = os.DirFS(cfg.Library)
 	}
+	m := metrics.New()
 	loader := content.NewLoader(fsys, cfg.Data, log, builders()...)
-	a := &app{cfg: cfg, log: log, loader: loader, fsys: fsys}
-	handler := web.New(web.Deps{Content: loader, Log: log, Version: version(), Extensions: extensions(a)})
+	loader.OnLoad = m.LibraryLoad
+	a := &app{cfg: cfg, log: log, loader: loader, metrics: m, fsys: fsys}
+	handler := web.New(web.Deps{Content: loader, Log: log, Version: version(), Metrics: m, Extensions: extensions(a)})
 	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	return a, nil

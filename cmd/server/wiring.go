@@ -12,5 +12,7 @@ func builders() []content.Builder {
 
 // extensions lists the route groups of features beyond the library pages.
 func extensions(a *app) []func(web.Router) {
-	return nil
+	return []func(web.Router){
+		func(r web.Router) { r.Handle("/metrics", a.metrics.Handler()) },
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/go-chi/chi/v5"
 )
 
 type ctxKey int
@@ -58,8 +60,9 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// withLogging writes one structured line per request.
-func withLogging(log *slog.Logger) func(http.Handler) http.Handler {
+// withLogging writes one structured line per request and, when metrics are
+// on, records it under the matched route pattern.
+func withLogging(log *slog.Logger, m Metrics) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			start := time.Now()
@@ -67,6 +70,13 @@ func withLogging(log *slog.Logger) func(http.Handler) http.Handler {
 			next.ServeHTTP(rec, r)
 			if rec.status == 0 {
 				rec.status = http.StatusOK
+			}
+			if m != nil {
+				route := ""
+				if rc := chi.RouteContext(r.Context()); rc != nil {
+					route = rc.RoutePattern()
+				}
+				m.ObserveRequest(route, r.Method, rec.status, time.Since(start))
 			}
 			log.Info("request", "method", r.Method, "path", r.URL.Path, "status", rec.status, "bytes", rec.bytes,
 				"duration", time.Since(start).Round(time.Microsecond), "request_id", requestID(r.Context()))

@@ -27,6 +27,7 @@ type Deps struct {
 	Log     *slog.Logger
 	Static  fs.FS // nil uses the embedded assets
 	Version string
+	Metrics Metrics // nil records nothing
 	// Extensions add routes owned by other features (triage, MCP, metrics).
 	Extensions []func(r Router)
 }
@@ -47,7 +48,7 @@ func New(d Deps) http.Handler {
 	if fsys == nil {
 		fsys = static.FS
 	}
-	s := &Server{content: d.Content, log: d.Log, assets: static.NewAssets(fsys), version: d.Version}
+	s := &Server{content: d.Content, log: d.Log, assets: static.NewAssets(fsys), version: d.Version, metrics: d.Metrics}
 	return s.routes(d.Extensions)
 }
 

@@ -1,0 +1,96 @@
+// Package metrics exposes Casebook's Prometheus metrics. It owns its
+// registry (no global state), so tests and several servers in one process
+// don't collide.
+package metrics
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Metrics holds every collector.
+type Metrics struct {
+	reg            *prometheus.Registry
+	requests       *prometheus.CounterVec
+	requestSeconds *prometheus.HistogramVec
+	searchSeconds  prometheus.Histogram
+	loadSeconds    prometheus.Histogram
+	loadErrors     prometheus.Counter
+	loadProblems   prometheus.Gauge
+	triage         *prometheus.CounterVec
+	clusterErrors  *prometheus.CounterVec
+}
+
+// New registers the collectors, plus the Go runtime and process ones.
+func New() *Metrics {
+	m := &Metrics{reg: prometheus.NewRegistry()}
+	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "casebook_http_requests_total", Help: "HTTP requests by route pattern, method and status code.",
+	}, []string{"route", "method", "code"})
+	m.requestSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "casebook_http_request_duration_seconds", Help: "HTTP request latency by route pattern.",
+		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
+	}, []string{"route", "method"})
+	m.searchSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "casebook_search_duration_seconds", Help: "Search query latency inside the server.",
+		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25},
+	})
+	m.loadSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "casebook_library_load_duration_seconds", Help: "Time to load the library (parse, read model, index).",
+		Buckets: []float64{.05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60},
+	})
+	m.loadErrors = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "casebook_library_load_errors_total", Help: "Library loads that failed (the previous library kept serving).",
+	})
+	m.loadProblems = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "casebook_library_problems", Help: "Content problems reported by the last successful load.",
+	})
+	m.triage = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "casebook_triage_outcomes_total", Help: "Triage results by route and how they were reached (classify, wizard, cluster).",
+	}, []string{"route", "via"})
+	m.clusterErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "casebook_cluster_read_errors_total", Help: "Failed cluster reads by kind (forbidden, timeout, unavailable, notfound, other).",
+	}, []string{"kind"})
+	m.reg.MustRegister(m.requests, m.requestSeconds, m.searchSeconds, m.loadSeconds, m.loadErrors, m.loadProblems, m.triage, m.clusterErrors,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// Handler serves /metrics.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+}
+
+// ObserveRequest records one HTTP request. route is the router's pattern
+// ("/incidents/{id}"), never the raw path, to keep label cardinality bounded.
+func (m *Metrics) ObserveRequest(route, method string, code int, d time.Duration) {
+	if route == "" {
+		route = "unmatched"
+	}
+	m.requests.WithLabelValues(route, method, strconv.Itoa(code)).Inc()
+	m.requestSeconds.WithLabelValues(route, method).Observe(d.Seconds())
+}
+
+// SearchLatency records one search.
+func (m *Metrics) SearchLatency(seconds float64) { m.searchSeconds.Observe(seconds) }
+
+// LibraryLoad records a load attempt.
+func (m *Metrics) LibraryLoad(d time.Duration, problems int, err error) {
+	m.loadSeconds.Observe(d.Seconds())
+	if err != nil {
+		m.loadErrors.Inc()
+		return
+	}
+	m.loadProblems.Set(float64(problems))
+}
+
+// TriageOutcome counts a triage result.
+func (m *Metrics) TriageOutcome(route, via string) { m.triage.WithLabelValues(route, via).Inc() }
+
+// ClusterReadError counts a failed read of the live cluster.
+func (m *Metrics) ClusterReadError(kind string) { m.clusterErrors.WithLabelValues(kind).Inc() }
