@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -21,6 +22,11 @@ type config struct {
 	LogLevel        string
 	Dev             bool
 	ShutdownTimeout time.Duration
+	AuthHeader      string
+	AllowUsers      string
+	AllowDomains    string
+	RestrictReads   bool
+	RateLimit       int
 }
 
 // flagEnv registers a string flag and remembers its variable for --help.
@@ -46,6 +52,18 @@ func (f *flagSet) boolean(p *bool, name string, def bool, usage string) {
 		def = v == "1" || strings.EqualFold(v, "true") || strings.EqualFold(v, "yes")
 	}
 	f.BoolVar(p, name, def, usage+" (env "+envName(name)+")")
+}
+
+func (f *flagSet) integer(p *int, name string, def int, usage string) error {
+	if v := f.getenv(envName(name)); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("%s=%q: not a number", envName(name), v)
+		}
+		def = n
+	}
+	f.IntVar(p, name, def, usage+" (env "+envName(name)+")")
+	return nil
 }
 
 func (f *flagSet) duration(p *time.Duration, name string, def time.Duration, usage string) error {
@@ -82,11 +100,18 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.str(&c.LogFormat, "log-format", "text", "log format: text or json")
 	fs.str(&c.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.boolean(&c.Dev, "dev", false, "serve templates' static files from web/static on disk (development)")
+	fs.str(&c.AuthHeader, "auth-header", "", "trust this header for the signed-in user's identity (e.g. X-Forwarded-Email behind oauth2-proxy); requests without it are refused")
+	fs.str(&c.AllowUsers, "allow-users", "", "comma-separated e-mails allowed to use live triage (and everything, with --restrict-reads)")
+	fs.str(&c.AllowDomains, "allow-domains", "", "comma-separated e-mail domains allowed like --allow-users")
+	fs.boolean(&c.RestrictReads, "restrict-reads", false, "apply the allow-list to every page, not only live triage")
+	if err := fs.integer(&c.RateLimit, "rate-limit", 60, "classify and live-triage requests per client per minute"); err != nil {
+		return c, err
+	}
 	if err := fs.duration(&c.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to wait for requests in flight on SIGTERM"); err != nil {
 		return c, err
 	}
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: casebook serve [flags]\n\nRuns the Casebook portal. Flags:\n")
+		fmt.Fprintf(stderr, "Usage: casebook [serve] [flags]\n\nRuns the Casebook portal. Other commands: lint, triage, export, mcp (see \"casebook help\").\nEvery flag can also be set by its environment variable.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -101,10 +126,24 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return c, fmt.Errorf("--log-format must be text or json, not %q", c.LogFormat)
 	}
+	if (c.AllowUsers != "" || c.AllowDomains != "" || c.RestrictReads) && c.AuthHeader == "" {
+		return c, fmt.Errorf("--allow-users, --allow-domains and --restrict-reads need --auth-header: without it no identity is known")
+	}
 	if c.Library != "" {
 		if _, err := os.Stat(filepath.Join(c.Library, "taxonomy.yaml")); err != nil {
 			return c, fmt.Errorf("--library %s is not a library folder: %v", c.Library, err)
 		}
 	}
 	return c, nil
+}
+
+// splitList splits a comma-separated flag value, dropping blanks.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }

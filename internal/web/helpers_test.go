@@ -115,7 +115,7 @@ func countLine(t *testing.T, doc *goquery.Document) (from, to, total int) {
 	if strings.HasPrefix(text, "No matching cases") {
 		return 0, 0, 0
 	}
-	m := countRE.FindStringSubmatch(strings.ReplaceAll(text, " ", ""))
+	m := countRE.FindStringSubmatch(text)
 	if m == nil {
 		t.Fatalf("count line %q does not read like 1–N of N", text)
 	}

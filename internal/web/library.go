@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 
 	"casebook/internal/content"
@@ -33,6 +34,10 @@ func (s *Server) handleLibrary(w http.ResponseWriter, r *http.Request) error {
 	items, total, err := c.Store.ListIncidents(ctx, st.Filter, st.Sort, st.Page, st.PerPage)
 	if err != nil {
 		return err
+	}
+	if total > 0 && len(items) == 0 {
+		last := (total + st.PerPage - 1) / st.PerPage
+		return notFound(fmt.Sprintf("no page %d: this list has %d", st.Page, last))
 	}
 	counts, err := c.Store.FacetCounts(ctx, st.Filter, c.Taxonomy)
 	if err != nil {

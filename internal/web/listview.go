@@ -136,7 +136,7 @@ func chips(tax *library.Taxonomy, st listState, path string, orgNames map[string
 	for _, y := range st.Filter.Years {
 		out = append(out, templates.Chip{Facet: "Year", Label: strconv.Itoa(y), Remove: st.toggle("year", strconv.Itoa(y)).href(path)})
 	}
-	clear := listState{Query: st.Query, Kind: st.Kind, Sort: st.Sort}
+	clear := listState{Query: st.Query, Kind: st.Kind, Sort: st.Sort, PerPage: st.PerPage, defaultPer: st.defaultPer}
 	return out, clear.href(path)
 }
 

@@ -34,6 +34,9 @@ type listState struct {
 	Sort    string
 	Page    int
 	PerPage int
+	// defaultPer is the page size the URL may leave out; links carry any
+	// other per_page so paging keeps the size the user chose.
+	defaultPer int
 }
 
 // badRequest is a client error with a message that names the fix.
@@ -45,7 +48,7 @@ func (e badRequest) Error() string { return e.msg }
 // filter values are an error naming the nearest valid value, so a mistyped
 // link fails loudly instead of silently showing everything.
 func parseList(q url.Values, tax *library.Taxonomy, orgs []string, defaultPer int) (listState, error) {
-	st := listState{Filter: store.Filter{Terms: map[library.Facet][]string{}}, Sort: store.SortNewest, Page: 1, PerPage: defaultPer}
+	st := listState{Filter: store.Filter{Terms: map[library.Facet][]string{}}, Sort: store.SortNewest, Page: 1, PerPage: defaultPer, defaultPer: defaultPer}
 	for _, fp := range facetParams {
 		for _, v := range splitValues(q[fp.Param]) {
 			if _, ok := tax.Term(fp.Facet, v); !ok {
@@ -160,6 +163,9 @@ func (st listState) values() url.Values {
 	}
 	if st.Sort != "" && st.Sort != store.SortNewest {
 		v.Set("sort", st.Sort)
+	}
+	if st.PerPage != 0 && st.PerPage != st.defaultPer {
+		v.Set("per_page", strconv.Itoa(st.PerPage))
 	}
 	if st.Page > 1 {
 		v.Set("page", strconv.Itoa(st.Page))

@@ -12,7 +12,8 @@ type Router = chi.Router
 // routes lists every URL of the portal in one place.
 func (s *Server) routes(ext []func(Router)) http.Handler {
 	r := chi.NewRouter()
-	r.Use(withRequestID, withRecover(s.log), withSecurityHeaders, withLogging(s.log, s.metrics))
+	r.Use(withRequestID, withRecover(s.log), withSecurityHeaders, withLogging(s.log, s.metrics),
+		withMaxBody(2<<20), s.withAccess, http.NewCrossOriginProtection().Handler)
 
 	r.Get("/healthz", s.handleHealthz)
 	r.Get("/readyz", s.handleReadyz)
@@ -28,7 +29,7 @@ func (s *Server) routes(ext []func(Router)) http.Handler {
 	r.Get("/graph", s.adapt(s.handleGraphPage))
 	r.Get("/feed.atom", s.adapt(s.handleFeed))
 	r.Get("/triage", s.adapt(s.handleTriage))
-	r.Post("/triage", s.adapt(s.handleTriagePaste))
+	r.Post("/triage", s.adapt(s.rateLimited(s.handleTriagePaste)))
 	r.Get("/triage/writeup", s.adapt(s.handleWriteup))
 
 	r.Route("/api", func(r chi.Router) {
@@ -39,7 +40,7 @@ func (s *Server) routes(ext []func(Router)) http.Handler {
 		r.Get("/taxonomy", s.adapt(s.handleAPITaxonomy))
 		r.Get("/graph", s.adapt(s.handleAPIGraph))
 		r.Get("/problems", s.adapt(s.handleAPIProblems))
-		r.Post("/triage/classify", s.adapt(s.handleAPIClassify))
+		r.Post("/triage/classify", s.adapt(s.rateLimited(s.handleAPIClassify)))
 		r.Get("/triage/trees", s.adapt(s.handleAPITrees))
 		r.Get("/triage/trees/{id}", s.adapt(s.handleAPITree))
 	})

@@ -28,6 +28,7 @@ type Deps struct {
 	Static  fs.FS // nil uses the embedded assets
 	Version string
 	Metrics Metrics // nil records nothing
+	Access  Access
 	// Extensions add routes owned by other features (triage, MCP, metrics).
 	Extensions []func(r Router)
 }
@@ -40,6 +41,8 @@ type Server struct {
 	version string
 	metrics Metrics
 	cluster *clusterUI
+	access  Access
+	limiter *limiter
 }
 
 // New returns the portal's handler.
@@ -48,7 +51,8 @@ func New(d Deps) http.Handler {
 	if fsys == nil {
 		fsys = static.FS
 	}
-	s := &Server{content: d.Content, log: d.Log, assets: static.NewAssets(fsys), version: d.Version, metrics: d.Metrics}
+	s := &Server{content: d.Content, log: d.Log, assets: static.NewAssets(fsys), version: d.Version, metrics: d.Metrics,
+		access: d.Access, limiter: newLimiter(d.Access.RateLimit)}
 	return s.routes(d.Extensions)
 }
 
