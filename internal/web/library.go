@@ -37,7 +37,7 @@ func (s *Server) handleLibrary(w http.ResponseWriter, r *http.Request) error {
 	}
 	if total > 0 && len(items) == 0 {
 		last := (total + st.PerPage - 1) / st.PerPage
-		return notFound(fmt.Sprintf("no page %d: this list has %d", st.Page, last))
+		return notFound(fmt.Sprintf("no page %d: this list has %d pages", st.Page, last))
 	}
 	counts, err := c.Store.FacetCounts(ctx, st.Filter, c.Taxonomy)
 	if err != nil {
