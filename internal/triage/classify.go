@@ -50,6 +50,7 @@ type hit struct {
 	weight float64
 	line   int // 0-based
 	text   string
+	at     int // byte offset of the match in text
 }
 
 // Classify finds every signal in a pasted text and ranks the routes they
@@ -81,8 +82,11 @@ func (c *Catalog) Classify(text string) Result {
 			continue
 		}
 		for _, s := range c.Signals {
-			if s.Scope == ScopeLine && s.match(l, lowers[i]) {
-				hits = append(hits, hit{sig: s, weight: s.Weight, line: i, text: l})
+			if s.Scope != ScopeLine {
+				continue
+			}
+			if at := s.find(l, lowers[i]); at >= 0 {
+				hits = append(hits, hit{sig: s, weight: s.Weight, line: i, text: l, at: at})
 			}
 		}
 	}
@@ -123,7 +127,7 @@ func (c *Catalog) schedulerHits(m schedMessage) []hit {
 			scope = ScopePreemption
 		}
 		for _, s := range c.Signals {
-			if s.Scope == scope && s.match(r.Text, strings.ToLower(r.Text)) {
+			if s.Scope == scope && s.find(r.Text, strings.ToLower(r.Text)) >= 0 {
 				found = append(found, matched{r, s})
 				if !s.Bystander && !s.Context && !r.Preemption {
 					others = true
@@ -138,7 +142,7 @@ func (c *Catalog) schedulerHits(m schedMessage) []hit {
 		if f.sig.Bystander && others {
 			w *= 0.3
 		}
-		hits = append(hits, hit{sig: f.sig, weight: w, line: m.First, text: m.Text})
+		hits = append(hits, hit{sig: f.sig, weight: w, line: m.First, text: m.Text, at: max(0, strings.Index(m.Text, f.r.Text))})
 	}
 	return hits
 }
@@ -172,6 +176,13 @@ func (c *Catalog) rank(hits []hit) Result {
 			a.section, a.sectionW = h.sig.Section, h.weight
 		}
 	}
+	scores := map[string]float64{}
+	for route, a := range byRoute {
+		if a.main > 0 {
+			scores[route] = confidence(a.main, len(a.signals), a.ctx)
+		}
+	}
+	explained := c.explained(scores)
 	res := Result{Routes: []RouteMatch{}}
 	for route, a := range byRoute {
 		if a.main == 0 {
@@ -185,8 +196,11 @@ func (c *Catalog) rank(hits []hit) Result {
 			Route:      route,
 			Playbook:   home.Outcome.Playbook,
 			Section:    home.Outcome.Section,
-			Confidence: confidence(a.main, len(a.signals), a.ctx),
+			Confidence: scores[route],
 			Evidence:   evidence(a.hits),
+		}
+		if explained[route] {
+			rm.Confidence = math.Round(rm.Confidence*explainedFactor*100) / 100
 		}
 		if a.section != "" {
 			rm.Section = a.section
@@ -204,6 +218,34 @@ func (c *Catalog) rank(hits []hit) Result {
 		res.Answers = c.inferAnswers(res.Routes[0], byRoute[res.Routes[0].Route].hits)
 	}
 	return res
+}
+
+// A route whose confidence reaches explainsAt explains the routes listed
+// for it in the catalogue's explanations; their confidence is multiplied by
+// explainedFactor. The XID error at the bottom of a crash-loop dump thereby
+// outranks the crash loop, and a broken driver outranks the device plugin
+// that cannot find it.
+const (
+	explainsAt      = 0.7
+	explainedFactor = 0.6
+)
+
+// explained returns the routes that a well-supported route explains. Scores
+// are taken before any demotion, so the order of explanations does not
+// matter and chains do not compound.
+func (c *Catalog) explained(scores map[string]float64) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range c.Explanations {
+		if scores[e.Route] < explainsAt {
+			continue
+		}
+		for _, r := range e.Explains {
+			if _, ok := scores[r]; ok {
+				out[r] = true
+			}
+		}
+	}
+	return out
 }
 
 // confidence is the strongest signal's weight, plus a little for each
@@ -232,21 +274,38 @@ func evidence(hits []hit) []Evidence {
 	sort.SliceStable(keep, func(i, j int) bool { return keep[i].line < keep[j].line })
 	out := make([]Evidence, len(keep))
 	for i, h := range keep {
-		out[i] = Evidence{Signal: h.sig.ID, LineNo: h.line + 1, Text: clip(strings.TrimSpace(h.text))}
+		out[i] = Evidence{Signal: h.sig.ID, LineNo: h.line + 1, Text: excerpt(h.text, h.at)}
 	}
 	return out
 }
 
-// clip shortens s to evidenceLen bytes without splitting a UTF-8 rune.
-func clip(s string) string {
-	if len(s) <= evidenceLen {
-		return s
+// excerpt returns the line, or for a long line the evidenceLen bytes around
+// the match at offset at, marked with ellipses where it was cut. Cuts never
+// split a UTF-8 sequence.
+func excerpt(line string, at int) string {
+	line = strings.TrimRight(line, " \t")
+	trimmed := strings.TrimLeft(line, " \t")
+	at -= len(line) - len(trimmed)
+	line = trimmed
+	if len(line) <= evidenceLen {
+		return line
 	}
-	cut := evidenceLen
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
+	start := min(max(0, at-evidenceLen/4), len(line)-evidenceLen)
+	for start > 0 && !utf8.RuneStart(line[start]) {
+		start--
 	}
-	return s[:cut] + "…"
+	end := min(len(line), start+evidenceLen)
+	for end < len(line) && !utf8.RuneStart(line[end]) {
+		end--
+	}
+	out := line[start:end]
+	if start > 0 {
+		out = "…" + out
+	}
+	if end < len(line) {
+		out += "…"
+	}
+	return out
 }
 
 // routeOrder breaks ties by the order of Routes, which follows the

@@ -104,20 +104,26 @@ func (d *decoder) strs(m map[string]*yaml.Node, key string, required bool, what 
 		}
 		return nil
 	}
+	out := d.list(v, what+" "+key)
+	if required && len(out) == 0 {
+		d.errorf(v.Line, "%s: %q is empty", what, key)
+	}
+	return out
+}
+
+// list reads a sequence of strings.
+func (d *decoder) list(v *yaml.Node, what string) []string {
 	if v.Kind != yaml.SequenceNode {
-		d.errorf(v.Line, "%s: %q must be a list", what, key)
+		d.errorf(v.Line, "%s: must be a list", what)
 		return nil
 	}
 	var out []string
 	for _, item := range v.Content {
 		if item.Kind != yaml.ScalarNode {
-			d.errorf(item.Line, "%s: %q items must be strings", what, key)
+			d.errorf(item.Line, "%s: items must be strings", what)
 			continue
 		}
 		out = append(out, item.Value)
-	}
-	if required && len(out) == 0 {
-		d.errorf(v.Line, "%s: %q is empty", what, key)
 	}
 	return out
 }

@@ -45,6 +45,7 @@ func (c *Catalog) Lint(anchors map[string][]string) []library.Problem {
 	l.graph()
 	l.routes()
 	l.signals()
+	l.explanations()
 	library.SortProblems(l.problems)
 	return l.problems
 }

@@ -125,6 +125,17 @@ func (l *linter) signals() {
 	}
 }
 
+// explanations checks that the routes named in explains have outcomes.
+func (l *linter) explanations() {
+	for _, e := range l.c.Explanations {
+		for _, r := range append([]string{e.Route}, e.Explains...) {
+			if _, ok := l.c.routes[r]; !ok {
+				l.errorf(e.Path, e.Line, "explains: route %q has no outcome", r)
+			}
+		}
+	}
+}
+
 // nearest suggests the closest known anchor for a mistyped one.
 func nearest(s string, known []string) string {
 	best, bestD := "", len(s)/2+1

@@ -40,7 +40,9 @@ func Load(fsys fs.FS) (*Catalog, []library.Problem) {
 		d := &decoder{path: name}
 		if path.Base(name) == SignalsFile {
 			c.signalsPath = name
-			c.Signals = append(c.Signals, d.signals(data)...)
+			sigs, ex := d.signals(data)
+			c.Signals = append(c.Signals, sigs...)
+			c.Explanations = append(c.Explanations, ex...)
 		} else if t := d.tree(data); t != nil {
 			c.Trees = append(c.Trees, t)
 		}

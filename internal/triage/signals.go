@@ -56,23 +56,49 @@ type Signal struct {
 	anchor string
 }
 
-// match reports whether the signal matches s; lower is s in lower case.
-func (s *Signal) match(line, lower string) bool {
+// find returns the byte offset in line where the signal matches, or -1.
+// lower is line in lower case; literal offsets are taken from it, which is
+// exact for ASCII and close enough elsewhere to centre an excerpt.
+func (s *Signal) find(line, lower string) int {
 	if s.re == nil {
-		return strings.Contains(lower, s.lit)
+		return strings.Index(lower, s.lit)
 	}
 	if s.anchor != "" && !strings.Contains(lower, s.anchor) {
-		return false
+		return -1
 	}
-	return s.re.MatchString(line)
+	if loc := s.re.FindStringIndex(line); loc != nil {
+		return loc[0]
+	}
+	return -1
 }
 
-func (d *decoder) signals(data []byte) []*Signal {
+// Explanation records that one route, once well supported, explains the
+// evidence of others: a broken driver is why the device plugin finds no
+// GPUs and why the pod is short of nvidia.com/gpu; an XID error is why the
+// process crash-loops. The explained routes stay in the result, ranked lower.
+type Explanation struct {
+	Route    string
+	Explains []string
+	Path     string
+	Line     int
+}
+
+func (d *decoder) signals(data []byte) ([]*Signal, []Explanation) {
 	root := d.parse(data)
 	if root == nil {
-		return nil
+		return nil, nil
 	}
-	m := d.fields(root, "signals file", "signals")
+	m := d.fields(root, "signals file", "signals", "explains")
+	var ex []Explanation
+	if e := m["explains"]; e != nil {
+		if e.Kind != yaml.MappingNode {
+			d.errorf(e.Line, "explains: expected a mapping of route to routes")
+		}
+		for i := 0; e.Kind == yaml.MappingNode && i+1 < len(e.Content); i += 2 {
+			k, v := e.Content[i], e.Content[i+1]
+			ex = append(ex, Explanation{Route: k.Value, Explains: d.list(v, "explains "+k.Value), Path: d.path, Line: k.Line})
+		}
+	}
 	var out []*Signal
 	for _, item := range d.seq(m, "signals", true, "signals file", root.Line) {
 		f := d.fields(item, "signal", "id", "scope", "text", "regex", "route", "section",
@@ -106,7 +132,7 @@ func (d *decoder) signals(data []byte) []*Signal {
 		}
 		out = append(out, s)
 	}
-	return out
+	return out, ex
 }
 
 // compile checks a signal's own fields and prepares its matcher. It reports

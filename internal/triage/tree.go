@@ -72,6 +72,8 @@ type Outcome struct {
 type Catalog struct {
 	Trees   []*Tree   // root first, then by id
 	Signals []*Signal // in file order; earlier wins among scheduler reasons
+	// Explanations say which routes, when well supported, explain others.
+	Explanations []Explanation
 
 	nodes  map[string]*Node
 	trees  map[string]*Tree

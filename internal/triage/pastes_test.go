@@ -1,0 +1,110 @@
+package triage
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// paste is one labelled text from testdata/pastes. Its header lines start
+// with "#!": "#! expect: <route>" (required), "#! evidence: <text>" (a
+// substring the best route's evidence must show) and "#! note: ..." (why the
+// paste is in the set). The header is removed before classifying.
+type paste struct {
+	name     string
+	expect   string
+	evidence string
+	text     string
+}
+
+func readPastes(t *testing.T) []paste {
+	t.Helper()
+	files, err := filepath.Glob("testdata/pastes/*.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []paste
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := paste{name: filepath.Base(f)}
+		var body []string
+		for _, line := range strings.Split(string(data), "\n") {
+			if !strings.HasPrefix(line, "#!") {
+				body = append(body, line)
+				continue
+			}
+			key, val, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(line, "#!")), ":")
+			switch strings.TrimSpace(key) {
+			case "expect":
+				p.expect = strings.TrimSpace(val)
+			case "evidence":
+				p.evidence = strings.TrimSpace(val)
+			}
+		}
+		if p.expect == "" {
+			t.Fatalf("%s: no '#! expect: <route>' header", f)
+		}
+		p.text = strings.Join(body, "\n")
+		out = append(out, p)
+	}
+	return out
+}
+
+// TestPastesTopOne is the classifier's acceptance test: at least 90% of the
+// labelled pastes must rank the expected route first.
+func TestPastesTopOne(t *testing.T) {
+	c := loadReal(t)
+	pastes := readPastes(t)
+	if len(pastes) < 60 {
+		t.Errorf("only %d labelled pastes; want at least 60", len(pastes))
+	}
+	perRoute := map[string]int{}
+	right := 0
+	for _, p := range pastes {
+		perRoute[p.expect]++
+		res := c.Classify(p.text)
+		if len(res.Routes) == 0 {
+			t.Logf("MISS %s: want %s, got nothing", p.name, p.expect)
+			continue
+		}
+		top := res.Routes[0]
+		if top.Route != p.expect {
+			var got []string
+			for _, r := range res.Routes {
+				got = append(got, r.Route+" "+ftoa(r.Confidence))
+			}
+			t.Logf("MISS %s: want %s, got %s", p.name, p.expect, strings.Join(got, ", "))
+			continue
+		}
+		right++
+		if p.evidence != "" && !evidenceShows(top, p.evidence) {
+			t.Errorf("%s: %s evidence does not show %q: %+v", p.name, top.Route, p.evidence, top.Evidence)
+		}
+	}
+	for _, r := range Routes {
+		if perRoute[r] < 2 {
+			t.Errorf("route %s has %d pastes; want at least 2", r, perRoute[r])
+		}
+	}
+	acc := float64(right) / float64(len(pastes))
+	t.Logf("top-1 accuracy: %d/%d = %.1f%%", right, len(pastes), 100*acc)
+	if acc < 0.90 {
+		t.Errorf("top-1 accuracy %.1f%% is below 90%%", 100*acc)
+	}
+}
+
+func evidenceShows(r RouteMatch, want string) bool {
+	for _, e := range r.Evidence {
+		if strings.Contains(e.Text, want) {
+			return true
+		}
+	}
+	return false
+}
+
+func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
