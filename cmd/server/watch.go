@@ -30,6 +30,13 @@ func watchLibrary(ctx context.Context, dir string, loader *content.Loader, log *
 		})
 	}
 	addAll()
+	// git-sync publishes a new checkout by swapping a symlink above the
+	// library folder; watching the parents sees the swap.
+	for p := filepath.Dir(filepath.Clean(dir)); p != filepath.Dir(p); p = filepath.Dir(p) {
+		if err := w.Add(p); err == nil {
+			break
+		}
+	}
 	var timer *time.Timer
 	fire := make(chan struct{}, 1)
 	for {
@@ -58,6 +65,7 @@ func watchLibrary(ctx context.Context, dir string, loader *content.Loader, log *
 			}
 			log.Warn("library watch error", "err", err)
 		case <-fire:
+			addAll() // after a symlink swap the folders are new ones
 			if _, err := loader.Load(ctx); err != nil {
 				log.Error("reload failed; still serving the previous library", "err", err)
 			}

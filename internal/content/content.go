@@ -96,6 +96,9 @@ func (l *Loader) Load(ctx context.Context) (*Content, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c == l.cur.Load() {
+		return c, nil // unchanged content: nothing to swap or report
+	}
 	old := l.cur.Swap(c)
 	if old != nil && old != c {
 		time.AfterFunc(l.retire, func() { l.close(old) })
