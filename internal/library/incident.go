@@ -85,10 +85,14 @@ func parseIncident(p string, src []byte, tax *Taxonomy) (*Incident, []Problem) {
 	f := newFront(p, doc.front, doc.frontLine-1, incidentFields)
 	in := &Incident{Path: p}
 	in.ID = f.str("id", true)
+	// The file name decides the id: a copy that kept another incident's id
+	// is left out rather than replacing that incident.
+	nameOK := true
 	if in.ID != "" && !incidentPattern.MatchString(in.ID) {
 		f.addf(f.line("id")-f.offset, "id %q must look like IL-0042", in.ID)
 	} else if base := path.Base(p); in.ID != "" && !strings.HasPrefix(base, in.ID+"-") && base != in.ID+".md" {
 		f.addf(f.line("id")-f.offset, "id %s does not match the file name %s (want %s-slug.md)", in.ID, base, in.ID)
+		nameOK = false
 	}
 	in.Title = f.str("title", true)
 	in.Summary = f.str("summary", true)
@@ -112,8 +116,8 @@ func parseIncident(p string, src []byte, tax *Taxonomy) (*Incident, []Problem) {
 	in.Sources = parseSources(f)
 	in.Sections = doc.sections
 	problems := f.problems
-	problems = append(problems, requireSections(p, doc.sections, IncidentSections, len(strings.Split(string(src), "\n")))...)
-	if in.ID == "" || !incidentPattern.MatchString(in.ID) || in.Title == "" {
+	problems = append(problems, requireSections(p, doc.sections, IncidentSections, lastLine(src))...)
+	if in.ID == "" || !incidentPattern.MatchString(in.ID) || !nameOK || in.Title == "" {
 		return nil, problems
 	}
 	return in, problems

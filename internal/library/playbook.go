@@ -1,9 +1,6 @@
 package library
 
-import (
-	"path"
-	"strings"
-)
+import "path"
 
 // Playbook is a step-by-step guide for triaging one symptom.
 type Playbook struct {
@@ -58,10 +55,13 @@ func parsePlaybook(p string, src []byte, tax *Taxonomy) (*Playbook, []Problem) {
 	f := newFront(p, doc.front, doc.frontLine-1, playbookFields)
 	pb := &Playbook{Path: p}
 	pb.ID = f.str("id", true)
+	// As for incidents, the file name decides the id.
+	nameOK := true
 	if pb.ID != "" && !idPattern.MatchString(pb.ID) {
 		f.addf(f.line("id")-f.offset, "playbook id %q must be lower-case words joined by hyphens", pb.ID)
 	} else if want := pb.ID + ".md"; pb.ID != "" && path.Base(p) != want {
 		f.addf(f.line("id")-f.offset, "playbook id %s does not match the file name %s (want %s)", pb.ID, path.Base(p), want)
+		nameOK = false
 	}
 	pb.Title = f.str("title", true)
 	pb.Summary = f.str("summary", true)
@@ -69,8 +69,8 @@ func parsePlaybook(p string, src []byte, tax *Taxonomy) (*Playbook, []Problem) {
 	pb.Components = f.terms("components", FacetComponent, tax, false)
 	pb.Signals = f.list("signals", false)
 	pb.Sections = doc.sections
-	problems := append(f.problems, requireSections(p, doc.sections, PlaybookSections, len(strings.Split(string(src), "\n")))...)
-	if pb.ID == "" || !idPattern.MatchString(pb.ID) || pb.Title == "" {
+	problems := append(f.problems, requireSections(p, doc.sections, PlaybookSections, lastLine(src))...)
+	if pb.ID == "" || !idPattern.MatchString(pb.ID) || !nameOK || pb.Title == "" {
 		return nil, problems
 	}
 	return pb, problems

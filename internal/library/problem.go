@@ -3,6 +3,7 @@ package library
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Problem is one thing wrong with a content file. Lint prints problems as
@@ -28,4 +29,15 @@ func SortProblems(ps []Problem) {
 		}
 		return ps[i].Line < ps[j].Line
 	})
+}
+
+// lastLine is the number of the file's last line, where a problem about
+// something missing from the file is reported; a final newline does not
+// start another line.
+func lastLine(src []byte) int {
+	n := strings.Count(string(src), "\n")
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		n++
+	}
+	return max(n, 1)
 }
