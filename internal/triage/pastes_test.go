@@ -10,12 +10,15 @@ import (
 
 // paste is one labelled text from testdata/pastes. Its header lines start
 // with "#!": "#! expect: <route>" (required), "#! evidence: <text>" (a
-// substring the best route's evidence must show) and "#! note: ..." (why the
-// paste is in the set). The header is removed before classifying.
+// substring the best route's evidence must show), "#! section: <anchor>"
+// (the playbook section expected when a route has several) and "#! note:
+// ..." (why the paste is in the set). The header is removed before
+// classifying.
 type paste struct {
 	name     string
 	expect   string
 	evidence string
+	section  string
 	text     string
 }
 
@@ -44,6 +47,8 @@ func readPastes(t *testing.T) []paste {
 				p.expect = strings.TrimSpace(val)
 			case "evidence":
 				p.evidence = strings.TrimSpace(val)
+			case "section":
+				p.section = strings.TrimSpace(val)
 			}
 		}
 		if p.expect == "" {
@@ -82,6 +87,9 @@ func TestPastesTopOne(t *testing.T) {
 			continue
 		}
 		right++
+		if p.section != "" && top.Section != p.section {
+			t.Errorf("%s: section %s, want %s", p.name, top.Section, p.section)
+		}
 		if p.evidence != "" && !evidenceShows(top, p.evidence) {
 			t.Errorf("%s: %s evidence does not show %q: %+v", p.name, top.Route, p.evidence, top.Evidence)
 		}
