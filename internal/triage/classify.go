@@ -155,14 +155,15 @@ func (c *Catalog) rank(hits []hit) Result {
 		main, ctx float64
 		signals   map[string]bool
 		hits      []hit
-		section   string
-		sectionW  float64
+		// sections sums, per section a signal names, the weight of
+		// each distinct signal: agreeing signals choose the section.
+		sections map[string]map[string]float64
 	}
 	byRoute := map[string]*acc{}
 	for _, h := range hits {
 		a := byRoute[h.sig.Route]
 		if a == nil {
-			a = &acc{signals: map[string]bool{}}
+			a = &acc{signals: map[string]bool{}, sections: map[string]map[string]float64{}}
 			byRoute[h.sig.Route] = a
 		}
 		a.hits = append(a.hits, h)
@@ -172,8 +173,11 @@ func (c *Catalog) rank(hits []hit) Result {
 		}
 		a.signals[h.sig.ID] = true
 		a.main = math.Max(a.main, h.weight)
-		if h.sig.Section != "" && h.weight > a.sectionW {
-			a.section, a.sectionW = h.sig.Section, h.weight
+		if h.sig.Section != "" {
+			if a.sections[h.sig.Section] == nil {
+				a.sections[h.sig.Section] = map[string]float64{}
+			}
+			a.sections[h.sig.Section][h.sig.ID] = math.Max(a.sections[h.sig.Section][h.sig.ID], h.weight)
 		}
 	}
 	scores := map[string]float64{}
@@ -202,8 +206,8 @@ func (c *Catalog) rank(hits []hit) Result {
 		if explained[route] {
 			rm.Confidence = math.Round(rm.Confidence*explainedFactor*100) / 100
 		}
-		if a.section != "" {
-			rm.Section = a.section
+		if sec := bestSection(a.sections); sec != "" {
+			rm.Section = sec
 		}
 		res.Routes = append(res.Routes, rm)
 	}
@@ -255,6 +259,22 @@ func (c *Catalog) explained(scores map[string]float64) map[string]bool {
 func confidence(best float64, distinct int, ctx float64) float64 {
 	c := best + math.Min(0.12, 0.04*float64(distinct-1)) + ctx
 	return math.Round(math.Min(0.99, c)*100) / 100
+}
+
+// bestSection picks the section whose signals weigh most together; ties go
+// to the alphabetically first so results are stable.
+func bestSection(sections map[string]map[string]float64) string {
+	best, bestW := "", 0.0
+	for sec, sigs := range sections {
+		w := 0.0
+		for _, v := range sigs {
+			w += v
+		}
+		if w > bestW || (w == bestW && sec < best) {
+			best, bestW = sec, w
+		}
+	}
+	return best
 }
 
 // evidence keeps the strongest lines of a route, one per line, in the order
