@@ -53,7 +53,7 @@ func Load(fsys fs.FS) (*Library, []Problem, error) {
 	}
 	tax, problems, err := ParseTaxonomy("taxonomy.yaml", taxSrc)
 	if err != nil {
-		return nil, []Problem{{Path: "taxonomy.yaml", Msg: err.Error()}}, fmt.Errorf("library: %w", err)
+		return nil, problems, fmt.Errorf("library: %w", err)
 	}
 	lib := &Library{Taxonomy: tax, Hash: hash, incByID: map[string]*Incident{}, pbByID: map[string]*Playbook{}}
 

@@ -102,9 +102,24 @@ type document struct {
 
 var yamlLineRE = regexp.MustCompile(`line (\d+)`)
 
+// yamlParserErrors are the messages of yaml.v3's parser (as opposed to its
+// scanner). It numbers their lines from 0, so they need one more.
+var yamlParserErrors = []string{
+	"did not find expected ',' or ']'", "did not find expected ',' or '}'", "did not find expected '-' indicator",
+	"did not find expected <document start>", "did not find expected key", "did not find expected node content",
+	"found duplicate %TAG directive", "found duplicate %YAML directive", "found incompatible YAML document",
+	"found undefined tag handle",
+}
+
 // yamlErr rewrites yaml.v3's "line N" to file lines by adding offset.
 func yamlErr(err error, offset int) string {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	for _, p := range yamlParserErrors {
+		if strings.HasSuffix(msg, ": "+p) {
+			offset++
+			break
+		}
+	}
 	return yamlLineRE.ReplaceAllStringFunc(msg, func(m string) string {
 		var n int
 		fmt.Sscanf(m, "line %d", &n)
@@ -112,11 +127,37 @@ func yamlErr(err error, offset int) string {
 	})
 }
 
+// yamlProblem reports a YAML syntax error on the file line it names; offset
+// is the file line just before the YAML starts.
+func yamlProblem(path string, err error, offset int, prefix string) Problem {
+	msg := yamlErr(err, offset)
+	line := offset + 1
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		fmt.Sscanf(m[1], "%d", &line)
+	}
+	return Problem{Path: path, Line: line, Msg: prefix + msg}
+}
+
+// frontClosed reports whether a line "---" closes the front matter; without
+// one, goldmark reads the whole file as YAML and the error names a line of
+// the body.
+func frontClosed(src []byte) bool {
+	for _, line := range bytes.Split(src, []byte("\n"))[1:] {
+		if string(bytes.TrimSuffix(line, []byte("\r"))) == "---" {
+			return true
+		}
+	}
+	return false
+}
+
 // parseDocument splits a Markdown file with YAML front matter. The error is a
 // Problem because the caller reports it against the file.
 func parseDocument(path string, src []byte) (*document, *Problem) {
 	if !bytes.HasPrefix(src, []byte("---\n")) && !bytes.HasPrefix(src, []byte("---\r\n")) {
 		return nil, &Problem{Path: path, Line: 1, Msg: "missing front matter: the file must start with a line \"---\""}
+	}
+	if !frontClosed(src) {
+		return nil, &Problem{Path: path, Line: 1, Msg: "front matter is not closed by a line \"---\""}
 	}
 	ctx := parser.NewContext(parser.WithIDs(&ids{seen: map[string]int{}}))
 	root := md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))
@@ -126,12 +167,8 @@ func parseDocument(path string, src []byte) (*document, *Problem) {
 	}
 	var node yaml.Node
 	if err := fm.Decode(&node); err != nil {
-		line := 2
-		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-			fmt.Sscanf(m[1], "%d", &line)
-			line++
-		}
-		return nil, &Problem{Path: path, Line: line, Msg: "malformed front matter: " + yamlErr(err, 1)}
+		p := yamlProblem(path, err, 1, "malformed front matter: ")
+		return nil, &p
 	}
 	if len(node.Content) == 0 || node.Content[0].Kind != yaml.MappingNode {
 		return nil, &Problem{Path: path, Line: 2, Msg: "front matter must be a YAML mapping of fields"}

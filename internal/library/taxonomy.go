@@ -1,6 +1,7 @@
 package library
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 
@@ -137,14 +138,17 @@ type rawTerm struct {
 
 // ParseTaxonomy parses taxonomy.yaml. Problems name the line of the offending
 // term; a taxonomy that cannot be parsed at all is returned as an error
-// because nothing else can be validated without it.
+// because nothing else can be validated without it, and as the one problem
+// so lint prints it as path:line.
 func ParseTaxonomy(path string, data []byte) (*Taxonomy, []Problem, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, nil, fmt.Errorf("%s: %v", path, yamlErr(err, 0))
+		p := yamlProblem(path, err, 0, "malformed YAML: ")
+		return nil, []Problem{p}, errors.New(p.String())
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil, nil, fmt.Errorf("%s:1: taxonomy must be a mapping of facet lists", path)
+		p := Problem{Path: path, Line: 1, Msg: "taxonomy must be a mapping of facet lists"}
+		return nil, []Problem{p}, errors.New(p.String())
 	}
 	root := doc.Content[0]
 	t := &Taxonomy{terms: map[Facet][]*Term{}, byID: map[Facet]map[string]*Term{}}
