@@ -126,6 +126,9 @@ func (ix *Index) opened(bi bleve.Index, man *manifest, start time.Time) (*Index,
 	for field := range fieldAnalyzers() {
 		ix.bm25.FieldCardinality[field] = max(man.Lengths[field], 1)
 	}
+	// Unscored filters over several terms are merged by bleve into one
+	// searcher on the pseudo-field "*", which still asks for its stats.
+	ix.bm25.FieldCardinality["*"] = 1
 	ix.english = ix.bleve.Mapping().AnalyzerNamed(en.AnalyzerName)
 	if ix.english == nil {
 		ix.bleve.Close()

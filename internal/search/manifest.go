@@ -100,8 +100,13 @@ func checkManifest(dir, hash string) (*manifest, error) {
 		return nil, fmt.Errorf("index has %d files, manifest lists %d", len(got), len(want.Files))
 	}
 	for i, w := range want.Files {
-		if got[i] != w {
-			return nil, fmt.Errorf("index file %s changed since it was built (size %d, want %d)", w.Name, got[i].Size, w.Size)
+		switch g := got[i]; {
+		case g.Name != w.Name:
+			return nil, fmt.Errorf("index file %s is missing or renamed", w.Name)
+		case g.Size != w.Size:
+			return nil, fmt.Errorf("index file %s is %d bytes, was %d when built", w.Name, g.Size, w.Size)
+		case g.CRC32 != w.CRC32:
+			return nil, fmt.Errorf("index file %s changed since it was built (checksum mismatch)", w.Name)
 		}
 	}
 	return &want, nil

@@ -1,0 +1,105 @@
+package search
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"sync"
+	"testing"
+	"testing/fstest"
+
+	"casebook/internal/library"
+)
+
+// libraryDir is the real library: tests check behaviour on the content
+// people will search, not on a toy corpus.
+const libraryDir = "../../library"
+
+var (
+	libOnce   sync.Once
+	libFiles  fstest.MapFS
+	libLoaded *library.Library
+	libErr    error
+
+	sharedOnce sync.Once
+	sharedIx   *Index
+	sharedErr  error
+	sharedDir  string
+)
+
+// loadLibrary loads the real library once, from a snapshot of its files
+// taken at the first call, so that content written while tests run cannot
+// change the hash between two loads.
+func loadLibrary(t testing.TB) *library.Library {
+	t.Helper()
+	libOnce.Do(func() {
+		libFiles = fstest.MapFS{}
+		libErr = fs.WalkDir(os.DirFS(libraryDir), ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := fs.ReadFile(os.DirFS(libraryDir), p)
+			libFiles[p] = &fstest.MapFile{Data: data}
+			return err
+		})
+		if libErr == nil {
+			libLoaded, _, libErr = library.Load(libFiles)
+		}
+	})
+	if libErr != nil {
+		t.Fatalf("load library: %v", libErr)
+	}
+	return libLoaded
+}
+
+// changedLibrary loads the library snapshot with one file edited, as after
+// a commit.
+func changedLibrary(t testing.TB) *library.Library {
+	t.Helper()
+	loadLibrary(t)
+	files := fstest.MapFS{}
+	for p, f := range libFiles {
+		files[p] = f
+	}
+	const p = "playbooks/pod-pending.md"
+	edited := append([]byte{}, libFiles[p].Data...)
+	files[p] = &fstest.MapFile{Data: append(edited, []byte("\nOne more line.\n")...)}
+	lib, _, err := library.Load(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lib
+}
+
+// sharedIndex is one index over the real library for the tests that only
+// search. Tests of the index life cycle open their own under t.TempDir().
+func sharedIndex(t testing.TB) *Index {
+	t.Helper()
+	lib := loadLibrary(t)
+	sharedOnce.Do(func() {
+		sharedDir, sharedErr = os.MkdirTemp("", "casebook-search-test-")
+		if sharedErr == nil {
+			sharedIx, sharedErr = Open(sharedDir, lib)
+		}
+	})
+	if sharedErr != nil {
+		t.Fatalf("open shared index: %v", sharedErr)
+	}
+	return sharedIx
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if sharedIx != nil {
+		sharedIx.Close()
+	}
+	if sharedDir != "" {
+		os.RemoveAll(sharedDir)
+	}
+	os.Exit(code)
+}
+
+func isQueryError(err error) bool {
+	var qe *QueryError
+	return errors.As(err, &qe)
+}
