@@ -10,10 +10,16 @@ import (
 )
 
 var (
-	idPattern       = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-	incidentPattern = regexp.MustCompile(`^IL-\d{4}$`)
+	idPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	// incidentPattern is IL- and four digits, or five or six digits without
+	// a leading zero from IL-10000 on, so each number has one spelling
+	// (IL-0042, never IL-00042) and a library can grow past 9,999 incidents.
+	incidentPattern = regexp.MustCompile(`^IL-(\d{4}|[1-9]\d{4,5})$`)
 	datePattern     = regexp.MustCompile(`^(\d{4})-(\d{2})(?:-(\d{2}))?$`)
 )
+
+// IsIncidentID reports whether s is a well-formed incident id.
+func IsIncidentID(s string) bool { return incidentPattern.MatchString(s) }
 
 // front reads the fields of a front-matter mapping and records problems with
 // the file line of each field. Decoding is field by field so one bad field

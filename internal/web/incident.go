@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"regexp"
 
 	"github.com/go-chi/chi/v5"
 
@@ -10,15 +9,13 @@ import (
 	"casebook/web/templates"
 )
 
-var incidentIDRE = regexp.MustCompile(`^IL-\d{4}$`)
-
 func (s *Server) handleIncident(w http.ResponseWriter, r *http.Request) error {
 	c, err := s.current()
 	if err != nil {
 		return err
 	}
 	id := chi.URLParam(r, "id")
-	if !incidentIDRE.MatchString(id) {
+	if !library.IsIncidentID(id) {
 		return notFound("no incident " + id + ": incident ids look like IL-0042")
 	}
 	ctx := r.Context()
