@@ -1,6 +1,7 @@
 package triage
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -111,7 +112,8 @@ func (l *linter) signals() {
 		if s.Section != "" {
 			l.section(s.Path, s.Line, "signal "+s.ID, home.Outcome.Playbook, s.Section)
 		}
-		for q, a := range s.Answers {
+		for _, q := range slices.Sorted(maps.Keys(s.Answers)) {
+			a := s.Answers[q]
 			n, ok := l.c.nodes[q]
 			switch {
 			case !ok || n.IsOutcome():

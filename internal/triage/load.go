@@ -97,12 +97,15 @@ func (d *decoder) node(item *yaml.Node, tree string) *Node {
 	what := "node " + n.ID
 	out := m["outcome"]
 	switch {
-	case n.Question != "" && out != nil:
-		d.errorf(item.Line, "%s: has both a question and an outcome", what)
-		return nil
 	case out != nil:
+		if n.Question != "" {
+			// Kept as an outcome, so the answers that lead here do not
+			// also report a missing node.
+			d.errorf(item.Line, "%s: has both a question and an outcome", what)
+			n.Question, n.Command = "", ""
+		}
 		n.Outcome = d.outcome(out, what)
-		if m["answers"] != nil || n.Help != "" || n.Probe != "" {
+		if m["answers"] != nil || n.Help != "" || n.Probe != "" || n.Command != "" {
 			d.errorf(item.Line, "%s: an outcome has no answers, help or probe", what)
 		}
 	case n.Question != "":

@@ -1,0 +1,56 @@
+package triage
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"casebook/internal/library"
+)
+
+// TestLintBroken loads a library whose trees and signals are broken in
+// every way lint knows about and checks each problem names its file and
+// line.
+func TestLintBroken(t *testing.T) {
+	c, problems := Load(os.DirFS("testdata/broken"))
+	anchors := map[string][]string{"pod-pending": {"cause-a-insufficient-resources", "cause-c-untolerated-taint"}}
+	problems = append(problems, c.Lint(anchors)...)
+	library.SortProblems(problems)
+	var got []string
+	for _, p := range problems {
+		got = append(got, p.String())
+	}
+	want := []string{
+		"triage/loop.yaml:14: question second: needs at least two answers",
+		"triage/loop.yaml:17: cycle: first -> second -> first",
+		"triage/loop.yaml:20: node out-loop: has both a question and an outcome",
+	}
+	// Only the two routes of the broken root tree have a reachable outcome.
+	for _, r := range Routes {
+		if r != "pending/insufficient-resources" && r != "pending/untolerated-taint" {
+			want = append(want, "triage/root.yaml:1: route "+r+" has no outcome reachable from the root tree")
+		}
+	}
+	want = append(want,
+		`triage/root.yaml:6: question symptom: probe pod-symptom may answer "gpu-missing", which is not an answer here`,
+		`triage/root.yaml:6: question symptom: probe pod-symptom may answer "restarts", which is not an answer here`,
+		`triage/root.yaml:6: question symptom: probe pod-symptom may answer "slow", which is not an answer here`,
+		`triage/root.yaml:13: question symptom: answer gone leads to unknown node "no-such-node"`,
+		`triage/root.yaml:13: question symptom: probe pod-symptom never answers "gone"`,
+		`triage/root.yaml:18: node: unknown field "colour"`,
+		`triage/root.yaml:26: outcome out-a: playbook pod-pending has no section #cause-a-insuficient-resources (did you mean #cause-a-insufficient-resources?)`,
+		`triage/root.yaml:35: outcome out-b: unknown playbook "no-such-playbook"`,
+		`triage/root.yaml:44: node orphan is unreachable: no answer leads to it`,
+		`triage/signals.yaml:2: explains: route "no/such-route" has no outcome`,
+		"triage/signals.yaml:8: signal bad-regex: bad regex: error parsing regexp: missing closing ): `(?i)Insufficient (cpu`",
+		`triage/signals.yaml:12: signal no-outcome: route "pending/volume" has no outcome`,
+		`triage/signals.yaml:16: signal bad-answer: no question "nowhere"`,
+		`triage/signals.yaml:16: signal bad-answer: question reason has no answer "c"`,
+		`triage/signals.yaml:21: signal heavy: weight must be above 0 and at most 1`,
+		`triage/signals.yaml:25: signal id "good" already used on line 4`,
+		`triage/syntax.yaml:5: invalid YAML: yaml: line 5: found unexpected end of stream`,
+	)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("problems:\n%s\n\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
