@@ -1,0 +1,119 @@
+package library
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestSlug(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Cause C: untolerated taint", "cause-c-untolerated-taint"},
+		{"Root cause", "root-cause"},
+		{"Follow-ups", "follow-ups"},
+		{"  --Leading & trailing!!  ", "leading-trailing"},
+		{"GPU (H100) 80GB / node", "gpu-h100-80gb-node"},
+		{"원인 B: 드라이버 버전 불일치", "원인-b-드라이버-버전-불일치"},
+		{"노드 NotReady", "노드-notready"},
+		{"Ärger mit Überhitzung", "ärger-mit-überhitzung"},
+		{"Linode (Akamai)", "linode-akamai"},
+		{"!!!", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := Slug(tt.in); got != tt.want {
+			t.Errorf("Slug(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestPlaybookAnchors(t *testing.T) {
+	lib, _, err := Load(dirFS(t, "testdata/good"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		id   string
+		want []string
+	}{
+		{"gpu-missing", []string{"detect", "scope", "mitigate", "cause-a-driver-not-loaded", "원인-b-드라이버-버전-불일치", "root-cause", "verify", "record"}},
+		// Two sub-headings with the same text get distinct anchors.
+		{"pod-pending", []string{"detect", "scope", "mitigate", "notes", "notes-1", "root-cause", "verify", "record"}},
+	}
+	for _, tt := range tests {
+		pb, _ := lib.Playbook(tt.id)
+		if diff := cmp.Diff(tt.want, pb.Anchors()); diff != "" {
+			t.Errorf("%s anchors (-want +got):\n%s", tt.id, diff)
+		}
+	}
+	pb, _ := lib.Playbook("gpu-missing")
+	if got := pb.HeadingTitle("원인-b-드라이버-버전-불일치"); got != "원인 B: 드라이버 버전 불일치" {
+		t.Errorf("HeadingTitle of the Korean anchor = %q", got)
+	}
+	want := []string{`kubectl get nodes -o custom-columns=NAME:.metadata.name,GPU:.status.allocatable.nvidia\.com/gpu`}
+	if diff := cmp.Diff(want, pb.Sections[0].Commands); diff != "" {
+		t.Errorf("Detect commands (-want +got):\n%s", diff)
+	}
+}
+
+// TestRenderedPlaybooks keeps the sanitised HTML of the fixture playbooks as
+// golden files, so a change to the Markdown pipeline shows up as a diff.
+func TestRenderedPlaybooks(t *testing.T) {
+	lib, _, err := Load(dirFS(t, "testdata/good"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pb := range lib.Playbooks {
+		var b strings.Builder
+		for _, s := range pb.Sections {
+			fmt.Fprintf(&b, "<!-- section %s, line %d -->\n%s\n", s.ID, s.Line, s.HTML)
+		}
+		golden(t, "render/"+pb.ID+".golden.html", b.String())
+		assertSafeHTML(t, b.String())
+	}
+}
+
+// TestRawHTMLNotRendered feeds Markdown that tries to run script through
+// every route we know of; none may survive into the page.
+func TestRawHTMLNotRendered(t *testing.T) {
+	tests := []struct {
+		name, md string
+		keep     string // text that must still be shown
+	}{
+		{"script block", "<script>alert(1)</script>\n\nafter", "after"},
+		{"inline script", "text <script>alert(1)</script> more", "text"},
+		{"event handler", `<div onclick="steal()">x</div>` + "\n\nok", "ok"},
+		{"img onerror", `see <img src="x" onerror="steal()"> here`, "here"},
+		{"javascript link", "[click](javascript:alert(1))", "click"},
+		{"javascript link upper case", "[click](JAVASCRIPT:alert(1))", "click"},
+		{"javascript autolink in raw anchor", `<a href="javascript:alert(1)">click</a>`, ""},
+		{"iframe", `<iframe src="https://evil.example"></iframe>` + "\n\nok", "ok"},
+		{"style", "<style>body{display:none}</style>\n\nok", "ok"},
+		{"data uri link", "[x](data:text/html;base64,PHNjcmlwdD4=)", "x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := RenderMarkdown(tt.md)
+			assertSafeHTML(t, got)
+			if !strings.Contains(got, tt.keep) {
+				t.Errorf("text %q lost: %s", tt.keep, got)
+			}
+		})
+	}
+	got := RenderMarkdown("[docs](https://kubernetes.io/docs/)")
+	if !strings.Contains(got, `href="https://kubernetes.io/docs/"`) {
+		t.Errorf("a safe link was not kept: %s", got)
+	}
+}
+
+func assertSafeHTML(t *testing.T, html string) {
+	t.Helper()
+	lower := strings.ToLower(html)
+	for _, bad := range []string{"<script", "javascript:", "onclick", "onerror", "<iframe", "<style", "data:text/html", "<img"} {
+		if strings.Contains(lower, bad) {
+			t.Errorf("rendered HTML contains %q:\n%s", bad, html)
+		}
+	}
+}
