@@ -1,0 +1,81 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// minMRR is the relevance the search must keep on testdata/relevance.yaml.
+const minMRR = 0.85
+
+type relevanceCase struct {
+	Query  string   `yaml:"query"`
+	Expect []string `yaml:"expect"`
+}
+
+// TestRelevance scores the search on the relevance set: MRR@10 (the mean of
+// 1/rank of the first expected document in the top 10) and hit@3 (the share
+// of queries with an expected document in the top 3).
+func TestRelevance(t *testing.T) {
+	lib := loadLibrary(t)
+	data, err := os.ReadFile("testdata/relevance.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []relevanceCase
+	if err := yaml.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 40 {
+		t.Errorf("the relevance set has %d queries, want at least 40", len(cases))
+	}
+	ix := sharedIndex(t)
+	var sumRR float64
+	var hit3 int
+	var misses []string
+	for _, c := range cases {
+		for _, id := range c.Expect {
+			_, inc := lib.Incident(id)
+			_, pb := lib.Playbook(id)
+			if !inc && !pb {
+				t.Errorf("%q expects %s, which is not in the library", c.Query, id)
+			}
+		}
+		res, err := ix.Search(context.Background(), Request{Query: c.Query, PerPage: 10})
+		if err != nil {
+			t.Errorf("%q: %v", c.Query, err)
+			continue
+		}
+		rank := 0
+		for i, h := range res.Hits {
+			if slices.Contains(c.Expect, h.ID) {
+				rank = i + 1
+				break
+			}
+		}
+		if rank > 0 {
+			sumRR += 1 / float64(rank)
+		}
+		if rank > 0 && rank <= 3 {
+			hit3++
+		}
+		if rank != 1 {
+			top := hitIDs(res)[:min(3, len(res.Hits))]
+			misses = append(misses, fmt.Sprintf("  rank %2d  %-45q top %v", rank, c.Query, top))
+		}
+	}
+	mrr := sumRR / float64(len(cases))
+	t.Logf("relevance over %d queries: MRR@10 %.3f, hit@3 %.3f", len(cases), mrr, float64(hit3)/float64(len(cases)))
+	if len(misses) > 0 {
+		t.Logf("queries whose first hit is not expected (rank 0 = not in the top 10):\n%s", strings.Join(misses, "\n"))
+	}
+	if mrr < minMRR {
+		t.Errorf("MRR@10 %.3f is below %.2f", mrr, minMRR)
+	}
+}
