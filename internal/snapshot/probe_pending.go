@@ -1,0 +1,252 @@
+package snapshot
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"casebook/internal/triage"
+)
+
+// podSymptom answers the root question from the pod's phase, conditions
+// and container statuses.
+func podSymptom(s *Snapshot, cat *triage.Catalog) Result {
+	p := s.Pod
+	if p == nil {
+		if o, c, ok := s.ownerFailure(); ok {
+			return known("pending", "no pod exists: its controller could not create one",
+				Evidence{Object: o, Field: "status.conditions[ReplicaFailure]", Message: c.Message})
+		}
+		return s.unknown("the pod was not read", "get pod", "get "+strings.ToLower(s.Target.Kind))
+	}
+	if ev, ok := restartEvidence(s); ok {
+		return known("restarts", "the pod restarted, crashed, was OOMKilled or evicted", ev...)
+	}
+	if p.Phase != "Pending" {
+		return Result{Note: fmt.Sprintf("the pod is %s without restarts; if it is slow, say so", p.Phase)}
+	}
+	if p.Scheduled() {
+		return known("pending", "the pod is bound to a node but its containers have not started",
+			Evidence{Object: s.podRef(), Field: "spec.nodeName", Value: p.NodeName},
+			Evidence{Object: s.podRef(), Field: "status.phase", Value: p.Phase})
+	}
+	ev := []Evidence{{Object: s.podRef(), Field: "status.phase", Value: "Pending"}}
+	if c, ok := FindCondition(p.Conditions, "PodScheduled"); ok {
+		ev = append(ev, Evidence{Object: s.podRef(), Field: "status.conditions[PodScheduled]", Value: c.Status + " " + c.Reason})
+	}
+	if miss, ok := s.gpuMissing(); ok {
+		return known("gpu-missing", "the pod requests a GPU and the GPU nodes it targets advertise none", append(ev, miss...)...)
+	}
+	return known("pending", "the pod waits for a node", ev...)
+}
+
+// gpuMissing reports GPU nodes that the pod targets whose labels say they
+// have GPUs but whose allocatable has none of the resource the pod asks for.
+func (s *Snapshot) gpuMissing() ([]Evidence, bool) {
+	res := gpuRequests(s.Pod)
+	if len(res) == 0 || len(s.Nodes) == 0 {
+		return nil, false
+	}
+	var ev []Evidence
+	for _, n := range s.targetNodes() {
+		if !n.HasGPULabels() {
+			continue
+		}
+		for _, r := range res {
+			if n.Allocatable[r].Value() > 0 {
+				return nil, false // at least one targeted node advertises it
+			}
+		}
+		ev = append(ev, Evidence{Object: nodeRef(n.Name), Field: "status.allocatable[" + res[0] + "]",
+			Value: allocText(n, res[0]), Message: gpuLabelText(n)})
+	}
+	return ev, len(ev) > 0
+}
+
+func allocText(n *Node, r string) string {
+	if q, ok := n.Allocatable[r]; ok {
+		return q.String()
+	}
+	return "absent"
+}
+
+func gpuLabelText(n *Node) string {
+	var parts []string
+	for _, k := range []string{LabelGPUPresent, LabelGPUProduct, LabelGPUCount, LabelNFDNvidia} {
+		if v, ok := n.Labels[k]; ok {
+			parts = append(parts, k+"="+v)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "labels say GPUs are present: " + strings.Join(parts, ", ")
+}
+
+// gpuRequests lists the GPU resources the pod requests, sorted.
+func gpuRequests(p *Pod) []string {
+	if p == nil {
+		return nil
+	}
+	var out []string
+	for name, q := range p.Requests() {
+		if IsExtended(name) && IsGPUResource(name) && q.Value() > 0 {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// targetNodes are the nodes the pod's selector and required affinity admit;
+// every node when there is no pod.
+func (s *Snapshot) targetNodes() []*Node {
+	var out []*Node
+	for i := range s.Nodes {
+		if s.Pod == nil || s.Pod.MatchesNode(&s.Nodes[i]) {
+			out = append(out, &s.Nodes[i])
+		}
+	}
+	return out
+}
+
+// ownerFailure finds a controller that reports it could not create pods.
+func (s *Snapshot) ownerFailure() (string, Condition, bool) {
+	for _, o := range s.Owners {
+		if c, ok := FindCondition(o.Conditions, "ReplicaFailure"); ok && c.Status == "True" {
+			return ObjectRef{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}.String(), c, true
+		}
+	}
+	for _, e := range s.Events {
+		if e.Reason == "FailedCreate" && e.Object.Kind != "Pod" {
+			return e.Object.String(), Condition{Type: "ReplicaFailure", Status: "True", Reason: "FailedCreate", Message: e.Message}, true
+		}
+	}
+	return "", Condition{}, false
+}
+
+// schedulingMessage is the newest FailedScheduling event of the pod, or the
+// message of its PodScheduled condition, which the scheduler writes too
+// (and which is there when events are not readable or have expired).
+func (s *Snapshot) schedulingMessage() (string, Evidence, bool) {
+	var best *Event
+	for i := range s.Events {
+		e := &s.Events[i]
+		if e.Reason != "FailedScheduling" || e.Object.Kind != "Pod" || (s.Pod != nil && e.Object.Name != s.Pod.Name) {
+			continue
+		}
+		if best == nil || e.LastTime.After(best.LastTime) {
+			best = e
+		}
+	}
+	if best != nil {
+		return best.Message, Evidence{Object: s.podRef(), Field: "event " + best.Reason, Message: best.Message}, true
+	}
+	if s.Pod != nil {
+		if c, ok := FindCondition(s.Pod.Conditions, "PodScheduled"); ok && c.Status == "False" && c.Message != "" {
+			return c.Message, Evidence{Object: s.podRef(), Field: "status.conditions[PodScheduled].message", Message: c.Message}, true
+		}
+	}
+	return "", Evidence{}, false
+}
+
+// schedulerMessage reads the scheduler's reason through the signals
+// catalogue and backs it with what the snapshot shows about the nodes.
+func schedulerMessage(s *Snapshot, cat *triage.Catalog) Result {
+	if s.Pod == nil {
+		o, c, ok := s.ownerFailure()
+		if ok && strings.Contains(c.Message, "exceeded quota") {
+			return known("quota", "the API server refused the pod: the namespace's quota is used up",
+				append([]Evidence{{Object: o, Field: "status.conditions[ReplicaFailure]", Message: c.Message}}, s.quotaEvidence(c.Message)...)...)
+		}
+		return s.unknown("no pod and no controller failure to read", "get pod", "list events")
+	}
+	if s.Pod.Scheduled() {
+		return known("scheduled", "the pod is already bound to a node",
+			Evidence{Object: s.podRef(), Field: "spec.nodeName", Value: s.Pod.NodeName})
+	}
+	msg, ev, ok := s.schedulingMessage()
+	if !ok {
+		return s.unknown("no FailedScheduling event or PodScheduled message yet", "list events")
+	}
+	value := classifyScheduler(msg, cat)
+	if value == "" {
+		return Result{Note: "the scheduler's message matches no known reason", Evidence: []Evidence{ev}}
+	}
+	out := []Evidence{ev}
+	switch value {
+	case "taint":
+		out = append(out, s.taintEvidence()...)
+	case "selector":
+		out = append(out, s.selectorEvidence()...)
+	case "insufficient":
+		out = append(out, s.capacityEvidence(insufficientResources(msg))...)
+	case "unschedulable":
+		out = append(out, s.cordonEvidence()...)
+	case "volume":
+		out = append(out, s.volumeEvidence()...)
+	case "dra":
+		out = append(out, s.claimEvidence()...)
+	}
+	return known(value, "read from the scheduler's message", out...)
+}
+
+// classifyScheduler maps a scheduler message to a pending-reason answer
+// with the signals catalogue, which knows every wording and which reasons
+// are bystanders; without a catalogue it falls back to a few keywords.
+func classifyScheduler(msg string, cat *triage.Catalog) string {
+	if cat != nil {
+		res := cat.Classify(msg)
+		if a, ok := res.Answers[questionOf("scheduler-message")]; ok && a.Known {
+			return a.Value
+		}
+	}
+	lower := strings.ToLower(msg)
+	for _, kw := range []struct{ text, value string }{
+		{"unbound immediate persistentvolumeclaims", "volume"},
+		{"persistentvolumeclaim", "volume"},
+		{"cannot allocate all claims", "dra"},
+		{"untolerated taint", "taint"},
+		{"didn't tolerate", "taint"},
+		{"were unschedulable", "unschedulable"},
+		{"insufficient ", "insufficient"},
+		{"too many pods", "insufficient"},
+		{"node affinity/selector", "selector"},
+	} {
+		if strings.Contains(lower, kw.text) {
+			return kw.value
+		}
+	}
+	return ""
+}
+
+// questionOf returns the question a probe answers, as triage lists it.
+func questionOf(probe string) string {
+	for _, p := range triage.Probes {
+		if p.Name == probe {
+			return p.Question
+		}
+	}
+	return ""
+}
+
+var insufficientRE = regexp.MustCompile(`Insufficient ([^\s,.]+(?:\.[^\s,.]+)*)`)
+
+// insufficientResources lists the resources a scheduler message says are
+// short ("Insufficient nvidia.com/gpu"), first-seen order.
+func insufficientResources(msg string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range insufficientRE.FindAllStringSubmatch(msg, -1) {
+		r := strings.TrimSuffix(m[1], ".")
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	if strings.Contains(msg, "Too many pods") && !seen["pods"] {
+		out = append(out, "pods")
+	}
+	return out
+}

@@ -1,0 +1,128 @@
+package snapshot
+
+import (
+	"fmt"
+	"strings"
+
+	"casebook/internal/triage"
+)
+
+// Waiting reasons that are an error (as opposed to ContainerCreating and
+// PodInitializing, which are progress).
+var imagePullReasons = map[string]bool{
+	"ErrImagePull": true, "ImagePullBackOff": true, "InvalidImageName": true,
+	"ErrImageNeverPull": true, "ImageInspectError": true,
+}
+
+var startReasons = map[string]bool{
+	"CrashLoopBackOff": true, "CreateContainerConfigError": true, "CreateContainerError": true,
+	"RunContainerError": true, "PreStartHookError": true, "PostStartHookError": true, "PreCreateHookError": true,
+}
+
+// containers lists init and app containers, init first, as kubectl does.
+func (p *Pod) allContainers() []Container {
+	return append(append([]Container{}, p.InitContainers...), p.Containers...)
+}
+
+// restartEvidence reports why the pod belongs under "restarts", if it does.
+func restartEvidence(s *Snapshot) ([]Evidence, bool) {
+	r := containerState(s, nil)
+	return r.Evidence, r.Known
+}
+
+// containerState names the failing container's state: evicted pods first
+// (their containers say nothing useful), then OOMKilled, image pulls and
+// crash loops.
+func containerState(s *Snapshot, _ *triage.Catalog) Result {
+	p := s.Pod
+	if p == nil {
+		return s.unknown("the pod was not read", "get pod")
+	}
+	if p.Reason == "Evicted" {
+		ev := []Evidence{{Object: s.podRef(), Field: "status.reason", Value: "Evicted", Message: p.Message}}
+		if n, ok := s.Node(p.NodeName); ok {
+			for _, c := range n.Conditions {
+				if (c.Type == "MemoryPressure" || c.Type == "DiskPressure" || c.Type == "PIDPressure") && c.Status == "True" {
+					ev = append(ev, Evidence{Object: nodeRef(n.Name), Field: "status.conditions[" + c.Type + "]", Value: "True", Message: c.Message})
+				}
+			}
+			for _, t := range n.Taints {
+				if strings.HasSuffix(t.Key, "-pressure") {
+					ev = append(ev, Evidence{Object: nodeRef(n.Name), Field: "spec.taints", Value: t.String()})
+				}
+			}
+		}
+		return known("evicted", "the kubelet evicted the pod", ev...)
+	}
+	for _, c := range p.allContainers() {
+		ref := s.podRef() + " container " + c.Name
+		for _, st := range []struct {
+			field string
+			state ContainerState
+		}{{"state", c.State}, {"lastState", c.LastState}} {
+			if st.state.Kind == "terminated" && st.state.Reason == "OOMKilled" {
+				ev := []Evidence{{Object: ref, Field: st.field + ".terminated", Value: fmt.Sprintf("reason OOMKilled, exitCode %d", st.state.ExitCode)}}
+				if lim, ok := c.Limits["memory"]; ok {
+					ev = append(ev, Evidence{Object: ref, Field: "resources.limits.memory", Value: lim.String()})
+				} else {
+					ev = append(ev, Evidence{Object: ref, Field: "resources.limits.memory", Value: "none", Message: "without a limit the node's memory ran out"})
+				}
+				if req, ok := c.Requests["memory"]; ok {
+					ev = append(ev, Evidence{Object: ref, Field: "resources.requests.memory", Value: req.String()})
+				}
+				ev = append(ev, Evidence{Object: ref, Field: "restartCount", Value: fmt.Sprint(c.RestartCount)})
+				return known("oomkilled", "the container hit its memory limit", ev...)
+			}
+		}
+	}
+	for _, c := range p.allContainers() {
+		ref := s.podRef() + " container " + c.Name
+		if w := c.State; w.Kind == "waiting" && imagePullReasons[w.Reason] {
+			return known("image-pull", "the image cannot be pulled",
+				Evidence{Object: ref, Field: "state.waiting", Value: w.Reason, Message: w.Message},
+				Evidence{Object: ref, Field: "image", Value: c.Image})
+		}
+	}
+	for _, c := range p.allContainers() {
+		ref := s.podRef() + " container " + c.Name
+		w, last := c.State, c.LastState
+		crashing := (w.Kind == "waiting" && startReasons[w.Reason]) || c.RestartCount > 0 ||
+			(w.Kind == "terminated" && w.ExitCode != 0)
+		if !crashing {
+			continue
+		}
+		ev := []Evidence{}
+		if w.Kind != "" && w.Kind != "running" {
+			ev = append(ev, Evidence{Object: ref, Field: "state." + w.Kind, Value: w.Reason, Message: w.Message})
+		}
+		if last.Kind == "terminated" {
+			ev = append(ev, Evidence{Object: ref, Field: "lastState.terminated", Value: fmt.Sprintf("reason %s, exitCode %d", last.Reason, last.ExitCode), Message: last.Message})
+		}
+		ev = append(ev, Evidence{Object: ref, Field: "restartCount", Value: fmt.Sprint(c.RestartCount)})
+		return known("crashloop", "the container exits and is restarted", ev...)
+	}
+	return Result{Note: "no container is failing"}
+}
+
+// previousLog classifies the previous container's log with the signals
+// catalogue. Logs are only read with the ReadLogs option.
+func previousLog(s *Snapshot, cat *triage.Catalog) Result {
+	if cat == nil {
+		return Result{Note: "no signals catalogue to read the log with"}
+	}
+	for _, l := range s.Logs {
+		if !l.Previous || strings.TrimSpace(l.Tail) == "" {
+			continue
+		}
+		res := cat.Classify(l.Tail)
+		if a, ok := res.Answers[questionOf("previous-log")]; ok && a.Known {
+			ev := []Evidence{}
+			for _, e := range a.Evidence {
+				ev = append(ev, Evidence{Object: s.podRef() + " container " + l.Container, Field: fmt.Sprintf("previous log line %d", e.LineNo), Message: e.Text})
+			}
+			return known(a.Value, "read from the previous container's log", ev...)
+		}
+		return Result{Note: "the previous log matches no known signal; read it yourself"}
+	}
+	return s.unknown("container logs are read only with --read-logs", "get pods/log")
+}

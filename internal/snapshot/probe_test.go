@@ -1,0 +1,146 @@
+package snapshot
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"casebook/internal/triage"
+	"casebook/library"
+)
+
+func loadCatalog(t *testing.T) *triage.Catalog {
+	t.Helper()
+	cat, problems := triage.Load(library.FS)
+	for _, p := range problems {
+		t.Logf("library problem: %s", p)
+	}
+	return cat
+}
+
+func loadFile(t *testing.T, name string) *Snapshot {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	snaps, err := Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return &snaps[0]
+}
+
+func TestProbes(t *testing.T) {
+	cat := loadCatalog(t)
+	tests := []struct {
+		file, probe string
+		want        string // "" means unknown
+		evidence    []string
+	}{
+		{"taint.json", "pod-symptom", "pending", []string{"PodScheduled"}},
+		{"taint.json", "scheduler-message", "taint", []string{"had untolerated taint(s)", "node/gpu-1 spec.taints: nvidia.com/gpu=present:NoSchedule"}},
+		{"taint.json", "preemption-expected", "no", nil},
+		{"selector.json", "scheduler-message", "selector", []string{"nvidia.com/gpu.product=NVIDIA-H100-SXM5-80GB", "nearest: nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3 on node/gpu-1"}},
+		{"four-gpu.json", "scheduler-message", "insufficient", []string{"Insufficient nvidia.com/gpu", "allocatable 4, requested 2, free 2"}},
+		{"four-gpu.json", "preemption-expected", "no", []string{"spec.priority: 0"}},
+		{"four-gpu.json", "gpu-allocatable", "yes", []string{"4 free in total across 2 nodes, but no single node has 4 free"}},
+		{"quota.json", "pod-symptom", "pending", []string{"exceeded quota"}},
+		{"quota.json", "scheduler-message", "quota", []string{"resourcequota/gpu-quota requests.nvidia.com/gpu: used 4 / hard 4"}},
+		{"cordoned.json", "scheduler-message", "unschedulable", []string{"node/gpu-1 spec.unschedulable: true"}},
+		{"pvc.json", "scheduler-message", "volume", []string{"persistentvolumeclaim/data-db-0 status.phase: Pending", "no storage class is set"}},
+		{"oom.json", "pod-symptom", "restarts", nil},
+		{"oom.json", "container-state", "oomkilled", []string{"reason OOMKilled, exitCode 137", "resources.limits.memory: 512Mi"}},
+		{"evicted.json", "container-state", "evicted", []string{"The node was low on resource: memory", "node/cpu-1 status.conditions[MemoryPressure]: True"}},
+		{"gpu-lost.json", "pod-symptom", "gpu-missing", []string{"node/gpu-1 status.allocatable[nvidia.com/gpu]: 0", "nvidia.com/gpu.present=true"}},
+		{"gpu-lost.json", "gpu-allocatable", "no", []string{"node/gpu-1"}},
+		{"gpu-lost.json", "gpu-driver", "ok", []string{"nvidia-driver-daemonset-a"}},
+		{"gpu-lost.json", "gpu-toolkit", "ok", nil},
+		{"gpu-lost.json", "device-plugin", "", nil},
+		{"gpu-lost-logs.json", "device-plugin", "failing", []string{"Failed to initialize NVML"}},
+		{"plugin-notready.json", "device-plugin", "failing", []string{"not Ready, CrashLoopBackOff, 7 restarts"}},
+		{"mig.json", "device-plugin", "ok", nil},
+		{"mig.json", "gpu-resource-name", "mismatch", []string{"nvidia.com/mig-1g.10gb", "nvidia.com/mig.strategy=mixed"}},
+		{"mig.json", "gpu-node-health", "healthy", nil},
+		{"forbidden.json", "scheduler-message", "taint", []string{"status.conditions[PodScheduled].message", "needs list nodes"}},
+		{"forbidden.json", "gpu-allocatable", "", nil},
+		{"taint.json", "cpu-throttling", "", nil},
+		{"taint.json", "previous-log", "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file+"/"+tt.probe, func(t *testing.T) {
+			s := loadFile(t, tt.file)
+			r := s.Answer(tt.probe, cat)
+			if got := map[bool]string{true: r.Value}[r.Known]; got != tt.want {
+				t.Fatalf("value = %q (known %v, note %q), want %q; evidence:\n%s", r.Value, r.Known, r.Note, tt.want, evidenceText(r))
+			}
+			text := evidenceText(r)
+			for _, want := range tt.evidence {
+				if !strings.Contains(text, want) {
+					t.Errorf("evidence lacks %q:\n%s", want, text)
+				}
+			}
+			if !r.Known && r.Note == "" {
+				t.Error("an unknown answer must say why")
+			}
+		})
+	}
+}
+
+func evidenceText(r Result) string {
+	var b strings.Builder
+	for _, e := range r.Evidence {
+		b.WriteString(e.String() + "\n")
+	}
+	return b.String()
+}
+
+func TestForbiddenNamesPermission(t *testing.T) {
+	s := loadFile(t, "forbidden.json")
+	r := s.Answer("gpu-allocatable", nil)
+	if r.Known || !strings.Contains(r.Note, "needs list nodes") {
+		t.Fatalf("got %+v, want unknown naming the permission", r)
+	}
+}
+
+func TestWalkRoutes(t *testing.T) {
+	cat := loadCatalog(t)
+	tests := []struct {
+		file      string
+		wantRoute string // "" when the walk must stop at wantAsk
+		wantAsk   string
+	}{
+		{"taint.json", "pending/untolerated-taint", ""},
+		{"selector.json", "pending/node-selector-mismatch", ""},
+		{"four-gpu.json", "pending/insufficient-resources", ""},
+		{"quota.json", "pending/resource-quota", ""},
+		{"cordoned.json", "pending/unschedulable-node", ""},
+		{"pvc.json", "pending/volume", ""},
+		{"oom.json", "memory/oomkilled", ""},
+		{"evicted.json", "memory/node-pressure-eviction", ""},
+		{"gpu-lost.json", "", "gpu-device-plugin"},
+		{"gpu-lost-logs.json", "gpu/device-plugin", ""},
+		{"plugin-notready.json", "gpu/device-plugin", ""},
+		{"mig.json", "gpu/operator-policy", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			s := loadFile(t, tt.file)
+			w, err := cat.Walk(triage.State{Tree: cat.Root().ID}, triage.Hints{Cluster: NewProber(s, cat)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.wantRoute != "" {
+				if !w.Node.IsOutcome() || w.Node.Outcome.Route != tt.wantRoute {
+					t.Fatalf("walk ended at %s, want route %s", w.Node.ID, tt.wantRoute)
+				}
+				return
+			}
+			if w.Node.ID != tt.wantAsk {
+				t.Fatalf("walk stopped at %s, want question %s", w.Node.ID, tt.wantAsk)
+			}
+		})
+	}
+}
