@@ -47,7 +47,7 @@ func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
 		fsys = os.DirFS(cfg.Library)
 	}
 	m := metrics.New()
-	loader := content.NewLoader(fsys, cfg.Data, log, builders()...)
+	loader := content.NewLoader(fsys, cfg.Data, log, builders(cfg.Data, log)...)
 	loader.OnLoad = m.LibraryLoad
 	a := &app{cfg: cfg, log: log, loader: loader, metrics: m, fsys: fsys}
 	var staticFS fs.FS

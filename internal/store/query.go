@@ -495,3 +495,9 @@ func (s *Store) Count(ctx context.Context) (incidents, playbooks int, err error)
 func (s *Store) OrgSlugs(ctx context.Context) ([]string, error) {
 	return s.ids(ctx, `SELECT DISTINCT org_slug FROM incidents ORDER BY org_slug`)
 }
+
+// Summaries loads list rows for the given ids, in that order; unknown ids
+// are skipped.
+func (s *Store) Summaries(ctx context.Context, ids []string) ([]IncidentSummary, error) {
+	return s.summaries(ctx, ids)
+}

@@ -98,7 +98,7 @@ func one(t *testing.T, doc *goquery.Document, id string) *goquery.Selection {
 
 // cardIDs lists the incident ids of the case cards, in order.
 func cardIDs(doc *goquery.Document) []string {
-	var ids []string
+	ids := []string{}
 	byTestID(doc, "case").Each(func(_ int, s *goquery.Selection) {
 		ids = append(ids, s.AttrOr("data-id", ""))
 	})
@@ -285,7 +285,7 @@ func (w world) matches(it apiItem, q url.Values) bool {
 // expect filters the whole list with the oracle.
 func (w world) expect(all []apiItem, rawQuery string) []string {
 	q, _ := url.ParseQuery(rawQuery)
-	var out []string
+	out := []string{}
 	for _, it := range all {
 		if w.matches(it, q) {
 			out = append(out, it.ID)

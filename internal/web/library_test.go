@@ -17,6 +17,7 @@ import (
 var seedGPUDriverCases = []string{"IL-0171", "IL-0138", "IL-0021"}
 
 func TestLibraryDefaultIsNewestFirst(t *testing.T) {
+	t.Parallel()
 	h := newHandler(t)
 	all := allIncidents(t, h, "")
 	doc := page(t, h, "/", http.StatusOK)
@@ -50,6 +51,7 @@ func TestLibraryDefaultIsNewestFirst(t *testing.T) {
 }
 
 func TestLibraryGPUDriver(t *testing.T) {
+	t.Parallel()
 	h := newHandler(t)
 	doc := page(t, h, "/?component=gpu-driver", http.StatusOK)
 	cards := cardIDs(doc)
@@ -127,6 +129,7 @@ func countOf(t *testing.T, v *goquery.Selection) int {
 }
 
 func TestLibraryFilterLogic(t *testing.T) {
+	t.Parallel()
 	h := newHandler(t)
 	w := newWorld(t, h)
 	all := allIncidents(t, h, "")
@@ -157,6 +160,7 @@ func TestLibraryFilterLogic(t *testing.T) {
 }
 
 func TestLibraryChips(t *testing.T) {
+	t.Parallel()
 	h := newHandler(t)
 	const target = "/?component=gpu-driver&component=node-os-image&year=2025&sort=oldest"
 	orig := query(t, target)
@@ -211,6 +215,7 @@ func TestLibraryChips(t *testing.T) {
 }
 
 func TestLibrarySort(t *testing.T) {
+	t.Parallel()
 	h := newHandler(t)
 	all := allIncidents(t, h, "")
 	newest := ids(all)
@@ -245,6 +250,7 @@ func TestLibrarySort(t *testing.T) {
 }
 
 func TestLibraryPaging(t *testing.T) {
+	t.Parallel()
 	h := newHandler(t)
 	all := ids(allIncidents(t, h, ""))
 	const per = 5

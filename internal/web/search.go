@@ -1,0 +1,240 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"casebook/internal/content"
+	"casebook/internal/library"
+	"casebook/internal/search"
+	"casebook/internal/store"
+	"casebook/web/templates"
+)
+
+// Searcher is the search index as the web layer uses it.
+type Searcher interface {
+	Search(ctx context.Context, r search.Request) (*search.Result, error)
+}
+
+func searcher(c *content.Content) (Searcher, error) {
+	if s, ok := c.Extra("search").(Searcher); ok {
+		return s, nil
+	}
+	return nil, &httpError{http.StatusServiceUnavailable, "the search index is not available; the library list still works at /"}
+}
+
+// searchRequest maps the URL state onto a search request. Organisations
+// travel as slugs in URLs and as names in the index.
+func searchRequest(st listState, orgNames map[string]string) search.Request {
+	req := search.Request{Query: st.Query, Kind: st.Kind, Filters: map[library.Facet][]string{}, Year: st.Filter.Years,
+		Page: st.Page, PerPage: st.PerPage}
+	for f, v := range st.Filter.Terms {
+		if len(v) > 0 {
+			req.Filters[f] = v
+		}
+	}
+	for _, o := range st.Filter.Orgs {
+		name := orgNames[o]
+		if name == "" {
+			name = o
+		}
+		req.Org = append(req.Org, name)
+	}
+	return req
+}
+
+// runSearch validates the request and queries the index, timing it.
+func (s *Server) runSearch(r *http.Request, c *content.Content) (listState, *search.Result, map[string]string, error) {
+	st, err := parseListFor(r, c)
+	if err != nil {
+		return st, nil, nil, err
+	}
+	idx, err := searcher(c)
+	if err != nil {
+		return st, nil, nil, err
+	}
+	counts, err := c.Store.FacetCounts(r.Context(), store.Filter{}, c.Taxonomy)
+	if err != nil {
+		return st, nil, nil, err
+	}
+	names := orgNames(counts)
+	start := time.Now()
+	res, err := idx.Search(r.Context(), searchRequest(st, names))
+	if s.metrics != nil {
+		s.metrics.SearchLatency(time.Since(start).Seconds())
+	}
+	if err != nil {
+		var qe *search.QueryError
+		if errors.As(err, &qe) {
+			return st, nil, nil, badRequest{qe.Msg}
+		}
+		return st, nil, nil, err
+	}
+	return st, res, names, nil
+}
+
+func (s *Server) handleAPISearch(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	if l := q.Get("limit"); l != "" && q.Get("per_page") == "" {
+		q.Set("per_page", l)
+		r.URL.RawQuery = q.Encode()
+	}
+	_, res, _, err := s.runSearch(r, c)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, res)
+	return nil
+}
+
+// handleSearch is the search page: mixed incident and playbook results with
+// highlighted fragments, facet counts of the result set, suggested filters
+// and the same chips as the library.
+func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	st, res, names, err := s.runSearch(r, c)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	p := templates.LibraryPage{Chrome: s.chrome(c, "Search", "search", st.Query), SearchMode: true, Heading: "Search"}
+	if st.Query != "" {
+		p.Chrome.Title = st.Query + " - Search"
+		p.Heading = "Results for “" + st.Query + "”"
+	} else {
+		p.EmptyNote = "no query: the filtered list, newest first"
+	}
+	p.Facets = facetGroups(c.Taxonomy, st, searchCounts(res.Facets), "/search")
+	p.Chips, p.ClearHref = chips(c.Taxonomy, st, "/search", names)
+	p.Pager = pager(st, res.Total, "/search")
+	for _, sg := range res.SuggestedFilters {
+		param := paramOf(sg.Facet)
+		p.Suggested = append(p.Suggested, templates.Chip{Facet: sg.Facet.Label(), Label: sg.Label, Remove: st.toggle(param, sg.Term).href("/search")})
+	}
+	for _, k := range []struct{ id, label string }{{"", "All"}, {"incident", "Incidents"}, {"playbook", "Playbooks"}} {
+		x := st.clone()
+		x.Kind, x.Page = k.id, 1
+		label := k.label
+		for _, fc := range res.Facets["kind"] {
+			if fc.Term == k.id {
+				label += " (" + strconv.Itoa(fc.Count) + ")"
+			}
+		}
+		p.KindLinks = append(p.KindLinks, templates.SortLink{Label: label, Href: x.href("/search"), Current: st.Kind == k.id})
+	}
+	var incidentIDs []string
+	for _, h := range res.Hits {
+		if h.Kind == search.KindIncident {
+			incidentIDs = append(incidentIDs, h.ID)
+		}
+	}
+	sums, err := summariesByID(ctx, c, incidentIDs)
+	if err != nil {
+		return err
+	}
+	for _, h := range res.Hits {
+		var card templates.CaseCard
+		if sum, ok := sums[h.ID]; ok {
+			card = incidentCard(c.Taxonomy, sum)
+		} else {
+			card = templates.CaseCard{ID: h.ID, Title: h.Title, Summary: h.Summary, Href: "/playbooks/" + h.ID}
+		}
+		card.Kind, card.Score = h.Kind, h.Score
+		card.Fragments = fragments(h)
+		p.Cards = append(p.Cards, card)
+	}
+	_, gv, common, err := s.graphView(ctx, c, st, "", 0)
+	if err != nil {
+		return err
+	}
+	p.Graph, p.Common = gv, common
+	return render(ctx, w, http.StatusOK, templates.LibraryView(p))
+}
+
+// fragments orders a hit's highlighted excerpts: body sections first, then
+// summary, title and the rest, at most three.
+func fragments(h search.Hit) []templates.Fragment {
+	keys := make([]string, 0, len(h.Fragments))
+	for k := range h.Fragments {
+		keys = append(keys, k)
+	}
+	rank := func(k string) int {
+		switch {
+		case strings.HasPrefix(k, "#"):
+			return 0
+		case k == "signals":
+			return 1
+		case k == "summary":
+			return 2
+		}
+		return 3
+	}
+	sort.SliceStable(keys, func(i, j int) bool {
+		if rank(keys[i]) != rank(keys[j]) {
+			return rank(keys[i]) < rank(keys[j])
+		}
+		return keys[i] < keys[j]
+	})
+	var out []templates.Fragment
+	for _, k := range keys {
+		for _, f := range h.Fragments[k] {
+			if len(out) == 3 {
+				return out
+			}
+			out = append(out, templates.Fragment{Field: strings.TrimPrefix(k, "#"), HTML: f})
+		}
+	}
+	return out
+}
+
+func paramOf(f library.Facet) string {
+	for _, fp := range facetParams {
+		if fp.Facet == f {
+			return fp.Param
+		}
+	}
+	return string(f)
+}
+
+// searchCounts converts the index's facets to the store's shape, with org
+// values as slugs as the filter links expect.
+func searchCounts(in map[string][]search.FacetCount) map[string][]store.FacetCount {
+	out := map[string][]store.FacetCount{}
+	for k, v := range in {
+		for _, fc := range v {
+			term := fc.Term
+			if k == "org" {
+				term = library.Slug(fc.Label)
+			}
+			out[k] = append(out[k], store.FacetCount{Term: term, Label: fc.Label, Count: fc.Count})
+		}
+	}
+	return out
+}
+
+func summariesByID(ctx context.Context, c *content.Content, ids []string) (map[string]store.IncidentSummary, error) {
+	out := map[string]store.IncidentSummary{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	sums, err := c.Store.Summaries(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range sums {
+		out[s.ID] = s
+	}
+	return out, nil
+}
