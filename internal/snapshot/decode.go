@@ -67,7 +67,7 @@ func strict(data []byte, v any) error {
 		return fmt.Errorf("snapshot: %w", err)
 	}
 	if dec.More() {
-		return errors.New("snapshot: trailing data after the JSON object")
+		return errors.New("snapshot: more than one JSON value in the file")
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ func TestDecodeRejects(t *testing.T) {
 		{"number quantity", `{"version":1,"target":{"namespace":"a","name":"b"},"nodes":[{"name":"n","allocatable":{"cpu":4}}]}`, "quantity must be a string"},
 		{"nameless node", `{"version":1,"target":{"namespace":"a","name":"b"},"nodes":[{}]}`, "nodes[0] has no name"},
 		{"bad read error", `{"version":1,"target":{"namespace":"a","name":"b"},"readErrors":[{"what":"x","kind":"oops","permission":{"verb":"get","resource":"pods"}}]}`, `unknown kind "oops"`},
-		{"trailing", `{"version":1,"target":{"namespace":"a","name":"b"}} {}`, "trailing data"},
+		{"trailing", `{"version":1,"target":{"namespace":"a","name":"b"}} {}`, "after top-level value"},
 		{"scan with bad entry", `{"version":1,"namespace":"a","snapshots":[{"version":1,"target":{"namespace":"a"}}]}`, "snapshots[0]"},
 	}
 	for _, tt := range tests {
