@@ -45,6 +45,8 @@ func (s *Server) routes(ext []func(Router)) http.Handler {
 		r.Post("/triage/classify", s.adapt(s.rateLimited(s.handleAPIClassify)))
 		r.Get("/triage/trees", s.adapt(s.handleAPITrees))
 		r.Get("/triage/trees/{id}", s.adapt(s.handleAPITree))
+		r.Get("/export.json", s.adapt(s.handleAPIExportJSON))
+		r.Get("/export.csv", s.adapt(s.handleAPIExportCSV))
 	})
 	for _, e := range ext {
 		e(r)
