@@ -126,14 +126,15 @@ func continues(text, next string) bool {
 // PreFilter message that stands for every node.
 func splitReasons(s string, total int, preemption bool) []reason {
 	s = fitNoise.ReplaceAllString(s, "")
-	s = strings.TrimSpace(s)
-	s = strings.TrimSuffix(s, ".")
+	// Quotes and a full stop close the message in YAML and JSON dumps of
+	// the pod's condition.
+	s = strings.Trim(s, " .'\"`")
 	if s == "" {
 		return nil
 	}
 	var out []reason
 	for _, piece := range strings.Split(s, ", ") {
-		piece = strings.Trim(strings.TrimSpace(piece), ".")
+		piece = strings.Trim(piece, " .'\"`")
 		if piece == "" {
 			continue
 		}
