@@ -2,6 +2,7 @@ package triage
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -64,6 +65,7 @@ func (c *Catalog) Classify(text string) Result {
 	for i, l := range lines {
 		lowers[i] = strings.ToLower(l)
 	}
+	gpu := slices.ContainsFunc(lines, gpuRequest.MatchString)
 	for i := range lines {
 		if consumed[i] || !isSchedulerLine(lowers[i]) {
 			continue
@@ -75,7 +77,7 @@ func (c *Catalog) Classify(text string) Result {
 		for j := m.First; j <= m.Last; j++ {
 			consumed[j] = true
 		}
-		hits = append(hits, c.schedulerHits(m)...)
+		hits = append(hits, c.schedulerHits(m, gpu)...)
 	}
 	for i, l := range lines {
 		if consumed[i] {
@@ -110,16 +112,35 @@ func splitLines(text string) []string {
 	return lines
 }
 
+// gpuRequest finds an accelerator request or capacity line ("nvidia.com/gpu:
+// 1" in describe output or YAML), which says the paste is about a GPU
+// workload.
+var (
+	gpuRequest      = regexp.MustCompile(`^[\s-]*"?(nvidia\.com|amd\.com)/gpu"?:\s+"?[1-9]`)
+	insufficientGPU = regexp.MustCompile(`^Insufficient (nvidia\.com|amd\.com)/`)
+)
+
 // schedulerHits weighs the reasons of one scheduler message. Reasons that
 // only describe nodes the pod was never meant for (its own node selector,
 // the control plane's taint) step back when anything else is listed: the
-// other reasons are what blocks the nodes the pod wants.
-func (c *Catalog) schedulerHits(m schedMessage) []hit {
+// other reasons are what blocks the nodes the pod wants. A lone node with a
+// taint whose key the message hides is taken for the control plane too,
+// unless the paste is about a GPU pod: a small GPU pool is one tainted node.
+func (c *Catalog) schedulerHits(m schedMessage, gpu bool) []hit {
 	type matched struct {
-		r   reason
-		sig *Signal
+		r         reason
+		sig       *Signal
+		bystander bool
 	}
 	var found []matched
+	listed := 0
+	for _, r := range m.Reasons {
+		if !r.Preemption {
+			listed++
+		}
+		// Only a pod that requests a GPU is short of one.
+		gpu = gpu || insufficientGPU.MatchString(r.Text)
+	}
 	others := false
 	for _, r := range m.Reasons {
 		scope := ScopeScheduler
@@ -128,8 +149,9 @@ func (c *Catalog) schedulerHits(m schedMessage) []hit {
 		}
 		for _, s := range c.Signals {
 			if s.Scope == scope && s.find(r.Text, strings.ToLower(r.Text)) >= 0 {
-				found = append(found, matched{r, s})
-				if !s.Bystander && !s.Context && !r.Preemption {
+				by := s.Bystander || (s.LoneBystander && r.Count == 1 && listed > 1 && !gpu)
+				found = append(found, matched{r, s, by})
+				if !by && !s.Context && !r.Preemption {
 					others = true
 				}
 				break
@@ -139,7 +161,10 @@ func (c *Catalog) schedulerHits(m schedMessage) []hit {
 	var hits []hit
 	for _, f := range found {
 		w := f.sig.Weight
-		if f.sig.Bystander && others {
+		if gpu && f.sig.GPUWeight > 0 {
+			w = f.sig.GPUWeight
+		}
+		if f.bystander && others {
 			w *= 0.3
 		}
 		hits = append(hits, hit{sig: f.sig, weight: w, line: m.First, text: m.Text, at: max(0, strings.Index(m.Text, f.r.Text))})

@@ -153,6 +153,14 @@ func (d *decoder) number(m map[string]*yaml.Node, key, what string, line int) fl
 	return f
 }
 
+// optNumber reads a number that may be left out (0).
+func (d *decoder) optNumber(m map[string]*yaml.Node, key, what string) float64 {
+	if m[key] == nil {
+		return 0
+	}
+	return d.number(m, key, what, 0)
+}
+
 // seq returns the items of a list field.
 func (d *decoder) seq(m map[string]*yaml.Node, key string, required bool, what string, line int) []*yaml.Node {
 	v := m[key]

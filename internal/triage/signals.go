@@ -41,6 +41,14 @@ type Signal struct {
 	// never meant to run on (its own node selector, the control plane's
 	// taint). When any other reason is present the others are the blocker.
 	Bystander bool
+	// LoneBystander makes a scheduler reason a bystander when it counts
+	// a single node among other reasons and the paste is not about a GPU
+	// pod (see Catalog.schedulerHits).
+	LoneBystander bool
+	// GPUWeight, when set, replaces Weight for a scheduler reason in a
+	// paste about a GPU pod: GPU pools are tainted by convention, so a
+	// taint whose key is hidden most likely is theirs.
+	GPUWeight float64
 	// Answers are the question answers the signal implies, question id to
 	// choice id, beyond those implied by its route.
 	Answers map[string]string
@@ -102,20 +110,22 @@ func (d *decoder) signals(data []byte) ([]*Signal, []Explanation) {
 	var out []*Signal
 	for _, item := range d.seq(m, "signals", true, "signals file", root.Line) {
 		f := d.fields(item, "signal", "id", "scope", "text", "regex", "route", "section",
-			"weight", "context", "bystander", "answers", "note")
+			"weight", "gpu_weight", "context", "bystander", "lone_bystander", "answers", "note")
 		s := &Signal{
-			ID:        d.str(f, "id", true, "signal", item.Line),
-			Scope:     d.str(f, "scope", false, "signal", item.Line),
-			Text:      d.str(f, "text", false, "signal", item.Line),
-			Regex:     d.str(f, "regex", false, "signal", item.Line),
-			Route:     d.str(f, "route", true, "signal", item.Line),
-			Section:   d.str(f, "section", false, "signal", item.Line),
-			Weight:    d.number(f, "weight", "signal", item.Line),
-			Context:   d.boolean(f, "context", "signal"),
-			Bystander: d.boolean(f, "bystander", "signal"),
-			Note:      d.str(f, "note", false, "signal", item.Line),
-			Path:      d.path,
-			Line:      item.Line,
+			ID:            d.str(f, "id", true, "signal", item.Line),
+			Scope:         d.str(f, "scope", false, "signal", item.Line),
+			Text:          d.str(f, "text", false, "signal", item.Line),
+			Regex:         d.str(f, "regex", false, "signal", item.Line),
+			Route:         d.str(f, "route", true, "signal", item.Line),
+			Section:       d.str(f, "section", false, "signal", item.Line),
+			Weight:        d.number(f, "weight", "signal", item.Line),
+			Context:       d.boolean(f, "context", "signal"),
+			Bystander:     d.boolean(f, "bystander", "signal"),
+			LoneBystander: d.boolean(f, "lone_bystander", "signal"),
+			GPUWeight:     d.optNumber(f, "gpu_weight", "signal"),
+			Note:          d.str(f, "note", false, "signal", item.Line),
+			Path:          d.path,
+			Line:          item.Line,
 		}
 		what := "signal " + s.ID
 		if a := f["answers"]; a != nil {
@@ -147,7 +157,7 @@ func (d *decoder) compile(s *Signal, what string) bool {
 		d.errorf(s.Line, "%s: scope must be line, scheduler or preemption, not %q", what, s.Scope)
 		ok = false
 	}
-	if s.Weight <= 0 || s.Weight > 1 {
+	if s.Weight <= 0 || s.Weight > 1 || s.GPUWeight < 0 || s.GPUWeight > 1 {
 		d.errorf(s.Line, "%s: weight must be above 0 and at most 1", what)
 		ok = false
 	}
