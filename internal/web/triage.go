@@ -178,6 +178,9 @@ func (s *Server) handleTriagePaste(w http.ResponseWriter, r *http.Request) error
 		return badRequest{"could not read the form: " + err.Error()}
 	}
 	text := r.PostForm.Get("text")
+	if len(text) > triage.MaxInput {
+		return &httpError{http.StatusRequestEntityTooLarge, "the paste is larger than 1 MiB; paste the Events and the failing lines only"}
+	}
 	if strings.TrimSpace(text) == "" {
 		return s.renderTriageStart(w, r, c, cat, "", &templates.PasteView{Empty: true}, http.StatusBadRequest)
 	}
