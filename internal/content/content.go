@@ -61,10 +61,11 @@ type Loader struct {
 	log      *slog.Logger
 	builders []Builder
 	cur      atomic.Pointer[Content]
-	mu       sync.Mutex // one load at a time
+	mu       sync.Mutex // one load at a time; guards retiring
 	// retire is how long an old Content stays open after a swap, so requests
-	// that started on it can finish.
-	retire time.Duration
+	// that started on it can finish. Its database file is kept until then.
+	retire   time.Duration
+	retiring map[*Content]bool
 	// Loads counts completed loads, for metrics; LastError is the last
 	// failure, if the most recent load failed.
 	OnLoad func(d time.Duration, problems int, err error)
@@ -73,7 +74,8 @@ type Loader struct {
 // NewLoader returns a loader for the library rooted at fsys, persisting its
 // read models under dataDir.
 func NewLoader(fsys fs.FS, dataDir string, log *slog.Logger, builders ...Builder) *Loader {
-	return &Loader{fsys: fsys, dataDir: dataDir, log: log, builders: builders, retire: 30 * time.Second}
+	return &Loader{fsys: fsys, dataDir: dataDir, log: log, builders: builders, retire: 30 * time.Second,
+		retiring: map[*Content]bool{}}
 }
 
 // Current returns the published Content, or nil before the first load.
@@ -101,9 +103,16 @@ func (l *Loader) Load(ctx context.Context) (*Content, error) {
 	}
 	old := l.cur.Swap(c)
 	if old != nil && old != c {
-		time.AfterFunc(l.retire, func() { l.close(old) })
+		l.retiring[old] = true
+		time.AfterFunc(l.retire, func() {
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			l.close(old)
+			delete(l.retiring, old)
+			l.prune()
+		})
 	}
-	store.Prune(l.dataDir, c.Hash)
+	l.prune()
 	l.log.Info("library loaded", "hash", c.Hash[:12], "incidents", c.Incidents, "playbooks", c.Playbooks,
 		"problems", len(c.Problems), "warm", c.Warm, "took", time.Since(start).Round(time.Millisecond))
 	for _, p := range c.Problems {
@@ -193,6 +202,20 @@ func (l *Loader) runBuilders(ctx context.Context, lib *library.Library, c *Conte
 		c.extras[b.Name] = v
 	}
 	return nil
+}
+
+// prune removes the database files that neither the published Content nor
+// a retiring one reads. The caller holds l.mu, so no build is in progress.
+func (l *Loader) prune() {
+	cur := l.cur.Load()
+	if cur == nil {
+		return // closed: leave the files for the next start
+	}
+	keep := []string{cur.Hash}
+	for c := range l.retiring {
+		keep = append(keep, c.Hash)
+	}
+	store.Prune(l.dataDir, keep...)
 }
 
 func (l *Loader) close(c *Content) {

@@ -164,15 +164,22 @@ func (s *Store) verify(ctx context.Context) error {
 // IsStale reports whether err means "rebuild", as opposed to a real failure.
 func IsStale(err error) bool { return errors.Is(err, errStale) }
 
-// Prune removes database files of other content hashes, and leftovers of
-// interrupted builds, from dir.
-func Prune(dir, keepHash string) {
-	keep := filepath.Base(fileName(dir, keepHash))
+// Prune removes database files of content hashes other than keep, and
+// leftovers of interrupted builds, from dir. Keep every hash that an open
+// Store still reads: a new connection to a removed file would find an empty
+// database.
+func Prune(dir string, keep ...string) {
 	entries, _ := os.ReadDir(dir)
+next:
 	for _, e := range entries {
 		name := e.Name()
-		if !strings.HasPrefix(name, "casebook-") || strings.HasPrefix(name, keep) {
+		if !strings.HasPrefix(name, "casebook-") {
 			continue
+		}
+		for _, h := range keep {
+			if strings.HasPrefix(name, filepath.Base(fileName(dir, h))) {
+				continue next
+			}
 		}
 		os.Remove(filepath.Join(dir, name))
 	}
