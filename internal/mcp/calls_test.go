@@ -1,0 +1,177 @@
+package mcp_test
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"casebook/internal/content"
+	"casebook/internal/mcp"
+)
+
+type emptySource struct{}
+
+func (emptySource) Current() *content.Content { return nil }
+
+func jsonString(key, value string) string {
+	b, _ := json.Marshal(map[string]string{key: value})
+	return string(b)
+}
+
+func validCalls(t *testing.T, cs *sdk.ClientSession) {
+	t.Run("classify_error", func(t *testing.T) {
+		var out mcp.ClassifyOutput
+		decode(t, call(t, cs, "classify_error", jsonString("text", gpuEvent)), &out)
+		if len(out.Routes) == 0 || out.Routes[0].Route != "pending/insufficient-resources" {
+			t.Errorf("routes %+v", out.Routes)
+		}
+	})
+	t.Run("vocab", func(t *testing.T) {
+		for _, words := range []string{"nvidia device plugin", "노드 자동 복구"} {
+			var out mcp.VocabOutput
+			decode(t, call(t, cs, "vocab", jsonString("text", words)), &out)
+			if len(out.Terms) == 0 {
+				t.Errorf("vocab(%q) found no terms", words)
+			}
+			for _, term := range out.Terms {
+				if term.Facet == "" || term.ID == "" || term.Label == "" {
+					t.Errorf("incomplete term %+v", term)
+				}
+			}
+		}
+	})
+	t.Run("search_incidents", func(t *testing.T) {
+		var out mcp.SearchOutput
+		decode(t, call(t, cs, "search_incidents", `{"query":"nvidia driver download 403","limit":5}`), &out)
+		if !slices.ContainsFunc(out.Hits, func(h mcp.SearchHit) bool { return h.ID == "IL-0021" }) {
+			t.Errorf("IL-0021 (GKE driver download 403) not among %+v", out.Hits)
+		}
+		if len(out.Hits) > 5 || out.Total < len(out.Hits) {
+			t.Errorf("limit 5 gave %d hits of %d", len(out.Hits), out.Total)
+		}
+		decode(t, call(t, cs, "search_incidents", `{"query":"GPU","filters":{"domain":["gpu"],"year":[2024]},"kind":"incident"}`), &out)
+		for _, h := range out.Hits {
+			if !strings.HasPrefix(h.Date, "2024") {
+				t.Errorf("year filter let through %s dated %s", h.ID, h.Date)
+			}
+		}
+	})
+	t.Run("list_incidents", func(t *testing.T) {
+		var out mcp.ListOutput
+		decode(t, call(t, cs, "list_incidents", `{"filters":{"domain":["gpu"]},"per_page":5,"facets":true}`), &out)
+		if out.Total == 0 || len(out.Incidents) == 0 || len(out.Incidents) > 5 || out.Facets["symptom"] == nil {
+			t.Errorf("total %d, %d incidents, facets %v", out.Total, len(out.Incidents), out.Facets != nil)
+		}
+		for _, in := range out.Incidents {
+			if !slices.Contains(in.Domains, "gpu") {
+				t.Errorf("%s has domains %v", in.ID, in.Domains)
+			}
+		}
+	})
+	t.Run("get_incident", func(t *testing.T) {
+		var out mcp.IncidentOutput
+		decode(t, call(t, cs, "get_incident", `{"id":"il-21"}`), &out)
+		if out.ID != "IL-0021" || len(out.Sections) == 0 || len(out.Sources) == 0 || len(out.CauseCategories) == 0 || len(out.Similar) == 0 {
+			t.Errorf("incomplete incident %+v", out)
+		}
+		if len(out.LinkedPlaybooks) != len(out.Playbooks) {
+			t.Errorf("linked playbooks %v for %v", out.LinkedPlaybooks, out.Playbooks)
+		}
+	})
+	t.Run("get_playbook", func(t *testing.T) {
+		var whole, part mcp.PlaybookOutput
+		decode(t, call(t, cs, "get_playbook", `{"id":"pod-pending"}`), &whole)
+		if len(whole.Sections) < 6 || len(whole.Incidents) == 0 {
+			t.Errorf("pod-pending: %d sections, %d incidents", len(whole.Sections), len(whole.Incidents))
+		}
+		decode(t, call(t, cs, "get_playbook", `{"id":"pod-pending","section":"cause-c-untolerated-taint"}`), &part)
+		if len(part.Sections) != 1 {
+			t.Fatalf("%d sections, want the one asked for", len(part.Sections))
+		}
+		s := part.Sections[0]
+		if s.Parent != "Root cause" || !strings.HasPrefix(s.Markdown, "### ") || strings.Contains(s.Markdown, "Cause D") {
+			t.Errorf("section part: parent %q, markdown %.200q", s.Parent, s.Markdown)
+		}
+	})
+	t.Run("get_term", func(t *testing.T) {
+		var out mcp.TermOutput
+		decode(t, call(t, cs, "get_term", `{"facet":"component","id":"nvidia-device-plugin"}`), &out)
+		if out.Label == "" || out.IncidentCount == 0 || len(out.CoOccurring) == 0 || len(out.Recent) == 0 {
+			t.Errorf("incomplete term %+v", out)
+		}
+		for _, co := range out.CoOccurring {
+			if co.Count < 1 || co.Count > out.IncidentCount {
+				t.Errorf("co-occurring %+v with a term on %d incidents", co, out.IncidentCount)
+			}
+		}
+		decode(t, call(t, cs, "get_term", `{"id":"capacity"}`), &out)
+		if out.Facet != "cause_category" || len(out.Narrower) == 0 {
+			t.Errorf("capacity without a facet: %+v", out)
+		}
+	})
+	t.Run("triage_pod", func(t *testing.T) {
+		var out mcp.PodOutput
+		decode(t, call(t, cs, "triage_pod", `{"namespace":"ml","pod":"trainer-0"}`), &out)
+		if out.Route != "pending/insufficient-resources" || out.URL != "/playbooks/pod-pending#cause-a-insufficient-resources" {
+			t.Errorf("pod triage %+v", out)
+		}
+	})
+}
+
+// invalidCalls: each must be a tool error whose text says what to fix.
+func invalidCalls(t *testing.T, cs *sdk.ClientSession) {
+	tests := []struct {
+		tool, args, want string
+	}{
+		{"classify_error", `{}`, "text"},
+		{"classify_error", `{"text":"   "}`, "empty"},
+		{"classify_error", `{"text":5}`, "text"},
+		{"vocab", `{"text":""}`, "text"},
+		{"vocab", jsonString("text", strings.Repeat("gpu ", 1000)), "text"},
+		{"search_incidents", `{"query":"gpu","limit":1000}`, "limit"},
+		{"search_incidents", `{"query":"gpu","filters":{"component":["nvidia-device-plugn"]}}`, `did you mean "nvidia-device-plugin"`},
+		{"search_incidents", `{"query":"gpu","kind":"bogus"}`, "kind"},
+		{"search_incidents", `{"q":"gpu"}`, `"q"`},
+		{"search_incidents", `{"query":"\"unclosed"}`, "quote"},
+		{"list_incidents", `{"page":9999}`, "past the last page"},
+		{"list_incidents", `{"sort":"random"}`, "sort"},
+		{"list_incidents", `{"filters":{"year":[1800]}}`, "year"},
+		{"list_incidents", `{"filters":{"org":["no-such-org"]}}`, "org"},
+		{"get_incident", `{"id":"IL-9999"}`, "no incident IL-9999"},
+		{"get_incident", `{"id":"../../etc/passwd"}`, "IL-0021"},
+		{"get_incident", `{}`, "id"},
+		{"get_playbook", `{"id":"pod-pendng"}`, `did you mean "pod-pending"`},
+		{"get_playbook", `{"id":"pod-pending","section":"nope"}`, "cause-a-insufficient-resources"},
+		{"get_term", `{"id":"nvidia-device-plugn"}`, "nvidia-device-plugin"},
+		{"get_term", `{"facet":"colour","id":"gpu"}`, "facet"},
+		{"get_term", `{"id":""}`, "id"},
+		{"triage_pod", `{"namespace":"Bad_NS","pod":"x"}`, "namespace"},
+		{"triage_pod", `{"namespace":"kube-system","pod":"coredns-1"}`, "allow-list"},
+		{"no_such_tool", `{}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool+" "+tt.args[:min(len(tt.args), 40)], func(t *testing.T) {
+			res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: tt.tool, Arguments: json.RawMessage(tt.args)})
+			if tt.tool == "no_such_tool" {
+				// An unknown tool is a protocol error by the spec; the
+				// point is that the session survives it.
+				if err == nil && !res.IsError {
+					t.Error("calling an unknown tool succeeded")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("protocol error %v; want a tool error", err)
+			}
+			if !res.IsError {
+				t.Fatalf("succeeded; want a tool error. Output: %.300s", text(res))
+			}
+			if !strings.Contains(strings.ToLower(text(res)), strings.ToLower(tt.want)) {
+				t.Errorf("error %q does not mention %q", text(res), tt.want)
+			}
+		})
+	}
+}

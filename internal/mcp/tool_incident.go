@@ -1,0 +1,82 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"casebook/internal/content"
+	"casebook/internal/export"
+)
+
+// IncidentInput names an incident.
+type IncidentInput struct {
+	ID string `json:"id" jsonschema:"incident id such as IL-0021 (IL-21 and il-0021 work too)"`
+}
+
+// IncidentOutput is the whole incident: classification, sources, the
+// Markdown of every section, linked playbooks and the most similar
+// incidents.
+type IncidentOutput struct {
+	export.Incident
+	LinkedPlaybooks []Ref     `json:"linked_playbooks" jsonschema:"the playbooks the incident links to, for get_playbook"`
+	Similar         []Similar `json:"similar" jsonschema:"other incidents sharing the most taxonomy terms with this one"`
+}
+
+// Similar is an incident related by shared terms.
+type Similar struct {
+	Ref
+	SharedTerms int `json:"shared_terms"`
+}
+
+const maxSimilar = 5
+
+var incidentTool = toolSpec[IncidentInput]{
+	name:  "get_incident",
+	title: "Get an incident",
+	description: "Use to read one incident in full once you have its id (from search_incidents or list_incidents): summary, " +
+		"trigger, detection, every classification, public sources, the Markdown of its Symptom/Trigger/Detection/Response/" +
+		"Follow-ups/Lessons sections, linked playbooks and similar incidents. Cite it by id and source URL.",
+}
+
+var incidentIDPattern = regexp.MustCompile(`^IL-?(\d{1,4})$`)
+
+// incidentID accepts the ways people write an id and returns the canonical
+// IL-0042 form.
+func incidentID(s string) (string, error) {
+	m := incidentIDPattern.FindStringSubmatch(strings.ToUpper(strings.TrimSpace(s)))
+	if m == nil {
+		return "", badArg("incident id %q: an id looks like IL-0021", s)
+	}
+	n, _ := strconv.Atoi(m[1])
+	return fmt.Sprintf("IL-%04d", n), nil
+}
+
+func (t *tools) incident(ctx context.Context, c *content.Content, _ *sdk.CallToolRequest, in IncidentInput) (IncidentOutput, error) {
+	id, err := incidentID(in.ID)
+	if err != nil {
+		return IncidentOutput{}, err
+	}
+	inc, err := c.Store.Incident(ctx, id)
+	if err != nil {
+		return IncidentOutput{}, fmt.Errorf("no incident %s; search_incidents or list_incidents find ids: %w", id, err)
+	}
+	out := IncidentOutput{Incident: export.FromIncident(c.Taxonomy, inc), LinkedPlaybooks: []Ref{}, Similar: []Similar{}}
+	for _, pid := range inc.Playbooks {
+		if pb, err := c.Store.Playbook(ctx, pid); err == nil {
+			out.LinkedPlaybooks = append(out.LinkedPlaybooks, Ref{ID: pb.ID, Title: pb.Title, URL: "/playbooks/" + pb.ID})
+		}
+	}
+	sims, shared, err := c.Store.Similar(ctx, id, maxSimilar)
+	if err != nil {
+		return IncidentOutput{}, err
+	}
+	for i, s := range sims {
+		out.Similar = append(out.Similar, Similar{Ref: Ref{ID: s.ID, Title: s.Title, Date: s.Date, URL: "/incidents/" + s.ID}, SharedTerms: shared[i]})
+	}
+	return out, nil
+}

@@ -1,0 +1,193 @@
+package mcp
+
+import (
+	"context"
+	"html"
+	"sort"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"casebook/internal/content"
+	"casebook/internal/library"
+	"casebook/internal/search"
+	"casebook/internal/store"
+)
+
+// SearchInput is a free-text search with optional filters.
+type SearchInput struct {
+	Query   string   `json:"query" jsonschema:"what to look for: symptoms, error strings, component or organisation names; English or Korean; \"quotes\" for a phrase"`
+	Filters *Filters `json:"filters,omitempty" jsonschema:"narrow the results by taxonomy term ids (see vocab), organisation or year"`
+	Kind    string   `json:"kind,omitempty" jsonschema:"incident (the default), playbook, or all"`
+	Limit   int      `json:"limit,omitempty" jsonschema:"how many results to return; default 10"`
+}
+
+// SearchOutput is the best matches and what else the query suggests.
+type SearchOutput struct {
+	Query            string      `json:"query"`
+	Total            int         `json:"total" jsonschema:"matches in the whole library; only the first limit are listed"`
+	Hits             []SearchHit `json:"hits"`
+	SuggestedFilters []TermRef   `json:"suggested_filters" jsonschema:"taxonomy terms the query names and that are not filters yet; pass them as filters to narrow"`
+}
+
+// SearchHit is one matching incident or playbook.
+type SearchHit struct {
+	ID           string   `json:"id"`
+	Kind         string   `json:"kind"`
+	Title        string   `json:"title"`
+	Summary      string   `json:"summary"`
+	URL          string   `json:"url"`
+	Score        float64  `json:"score"`
+	Organization string   `json:"organization,omitempty"`
+	Date         string   `json:"date,omitempty"`
+	Symptoms     []string `json:"symptoms,omitempty"`
+	Causes       []string `json:"causes,omitempty"`
+	Components   []string `json:"components,omitempty"`
+	Excerpts     []string `json:"excerpts,omitempty" jsonschema:"where the query matched, matched words in **bold**"`
+}
+
+const (
+	defaultLimit = 10
+	maxLimit     = 25
+	maxExcerpts  = 3
+	maxQuery     = 500
+)
+
+var searchTool = toolSpec[SearchInput]{
+	name:  "search_incidents",
+	title: "Search incidents",
+	description: "Use to find past incidents (or playbooks) by free text: a symptom, an error string, a component, an organisation. " +
+		"Understands English and Korean and taxonomy aliases, ranks by relevance and returns excerpts showing where each matched, " +
+		"plus suggested taxonomy filters. Use list_incidents instead when you only have filters; get_incident for the full write-up.",
+	tweak: func(p map[string]*jsonschema.Schema) {
+		p["query"].MinLength, p["query"].MaxLength = ptr(1), ptr(maxQuery)
+		enum(p, "kind", "incident", "playbook", "all")
+		between(p, "limit", 1, maxLimit)
+	},
+}
+
+// Searcher is the search index as these tools use it (*search.Index).
+type Searcher interface {
+	Search(ctx context.Context, r search.Request) (*search.Result, error)
+}
+
+func (t *tools) search(ctx context.Context, c *content.Content, _ *sdk.CallToolRequest, in SearchInput) (SearchOutput, error) {
+	q := strings.TrimSpace(in.Query)
+	switch {
+	case q == "":
+		return SearchOutput{}, badArg("query is empty; to list incidents by filters alone use list_incidents")
+	case len(q) > maxQuery:
+		return SearchOutput{}, badArg("query is %d bytes; at most %d. For a pasted error use classify_error", len(q), maxQuery)
+	case in.Limit < 0 || in.Limit > maxLimit:
+		return SearchOutput{}, badArg("limit %d: want 1 to %d", in.Limit, maxLimit)
+	}
+	kind := search.KindIncident
+	switch in.Kind {
+	case "", "incident":
+	case "playbook":
+		kind = search.KindPlaybook
+	case "all":
+		kind = ""
+	default:
+		return SearchOutput{}, badArg("kind %q: want incident, playbook or all", in.Kind)
+	}
+	idx, ok := c.Extra("search").(Searcher)
+	if !ok {
+		return SearchOutput{}, badArg("full-text search is not available on this server; use list_incidents with filters (vocab finds them)")
+	}
+	f, err := storeFilter(ctx, c, in.Filters)
+	if err != nil {
+		return SearchOutput{}, err
+	}
+	req, err := searchRequest(ctx, c, q, kind, f)
+	if err != nil {
+		return SearchOutput{}, err
+	}
+	req.PerPage = in.Limit
+	if req.PerPage == 0 {
+		req.PerPage = defaultLimit
+	}
+	res, err := idx.Search(ctx, req)
+	if err != nil {
+		return SearchOutput{}, err
+	}
+	out := SearchOutput{Query: q, Total: res.Total, Hits: make([]SearchHit, 0, len(res.Hits)), SuggestedFilters: []TermRef{}}
+	for _, h := range res.Hits {
+		hit := SearchHit{ID: h.ID, Kind: h.Kind, Title: h.Title, Summary: h.Summary, Score: h.Score, Excerpts: excerpts(h.Fragments)}
+		if h.Kind == search.KindPlaybook {
+			hit.URL = "/playbooks/" + h.ID
+		} else {
+			hit.URL = "/incidents/" + h.ID
+			if inc, err := c.Store.Incident(ctx, h.ID); err == nil {
+				hit.Organization, hit.Date, hit.Symptoms, hit.Causes, hit.Components = inc.Organization, inc.Date, inc.Symptoms, inc.Causes, inc.Components
+			}
+		}
+		out.Hits = append(out.Hits, hit)
+	}
+	for _, s := range res.SuggestedFilters {
+		out.SuggestedFilters = append(out.SuggestedFilters, TermRef{Facet: string(s.Facet), Term: s.Term, Label: s.Label})
+	}
+	return out, nil
+}
+
+// searchRequest maps a validated filter onto the index's request. The index
+// knows organisations by name, the store by slug.
+func searchRequest(ctx context.Context, c *content.Content, q, kind string, f store.Filter) (search.Request, error) {
+	req := search.Request{Query: q, Kind: kind, Filters: map[library.Facet][]string{}, Year: f.Years}
+	for facet, v := range f.Terms {
+		if len(v) > 0 {
+			req.Filters[facet] = v
+		}
+	}
+	if len(f.Orgs) > 0 {
+		counts, err := c.Store.FacetCounts(ctx, store.Filter{}, c.Taxonomy)
+		if err != nil {
+			return req, err
+		}
+		for _, slug := range f.Orgs {
+			for _, o := range counts["org"] {
+				if o.Term == slug {
+					req.Org = append(req.Org, o.Label)
+				}
+			}
+		}
+	}
+	return req, nil
+}
+
+// excerpts turns the index's HTML fragments into plain text for a model:
+// <mark> becomes bold, entities are decoded. Title and summary come first,
+// then body sections in a stable order.
+func excerpts(frags map[string][]string) []string {
+	keys := make([]string, 0, len(frags))
+	for k := range frags {
+		keys = append(keys, k)
+	}
+	rank := func(k string) int {
+		switch k {
+		case "title":
+			return 0
+		case "summary":
+			return 1
+		}
+		return 2
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if rank(keys[i]) != rank(keys[j]) {
+			return rank(keys[i]) < rank(keys[j])
+		}
+		return keys[i] < keys[j]
+	})
+	var out []string
+	for _, k := range keys {
+		for _, f := range frags[k] {
+			if len(out) == maxExcerpts {
+				return out
+			}
+			f = strings.NewReplacer("<mark>", "**", "</mark>", "**").Replace(f)
+			out = append(out, html.UnescapeString(f))
+		}
+	}
+	return out
+}

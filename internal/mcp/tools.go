@@ -1,0 +1,114 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"casebook/internal/content"
+	"casebook/internal/export"
+	"casebook/internal/search"
+	"casebook/internal/store"
+)
+
+// tools holds what every tool handler shares.
+type tools struct {
+	src  Source
+	opts Options
+	log  *slog.Logger
+}
+
+// register adds every tool.
+func (t *tools) register(s *sdk.Server) {
+	add(s, t, classifyTool, t.classify)
+	add(s, t, vocabTool, t.vocab)
+	add(s, t, searchTool, t.search)
+	add(s, t, listTool, t.list)
+	add(s, t, incidentTool, t.incident)
+	add(s, t, playbookTool, t.playbook)
+	add(s, t, termTool, t.term)
+	if t.opts.Pods != nil {
+		add(s, t, podTool, t.pod)
+	}
+}
+
+// toolSpec describes a tool. tweak adjusts the schema derived from the
+// input type with what struct tags cannot say (enums, ranges).
+type toolSpec[In any] struct {
+	name, title, description string
+	openWorld                bool
+	tweak                    func(props map[string]*jsonschema.Schema)
+}
+
+// handlerFunc is a tool body: it gets the Content current at the call and
+// returns its output or an error.
+type handlerFunc[In, Out any] func(ctx context.Context, c *content.Content, req *sdk.CallToolRequest, in In) (Out, error)
+
+// add registers a read-only tool. Its handler never takes the process
+// down: a panic becomes a tool error, and errors that are not the caller's
+// fault are logged and reported without internals.
+func add[In, Out any](s *sdk.Server, t *tools, spec toolSpec[In], h handlerFunc[In, Out]) {
+	in, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcp: schema of %s: %v", spec.name, err)) // a programming error, caught by any test
+	}
+	if spec.tweak != nil {
+		spec.tweak(in.Properties)
+	}
+	openWorld := spec.openWorld
+	tool := &sdk.Tool{Name: spec.name, Title: spec.title, Description: spec.description, InputSchema: in,
+		Annotations: &sdk.ToolAnnotations{Title: spec.title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &openWorld}}
+	sdk.AddTool(s, tool, func(ctx context.Context, req *sdk.CallToolRequest, args In) (res *sdk.CallToolResult, out Out, err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				t.log.Error("mcp tool panicked", "tool", spec.name, "panic", v, "stack", string(debug.Stack()))
+				var zero Out
+				res, out, err = nil, zero, fmt.Errorf("%s failed with an internal error; the server log has the details", spec.name)
+			}
+		}()
+		c := t.src.Current()
+		if c == nil {
+			return nil, out, errors.New("the library is still loading; try again in a moment")
+		}
+		out, err = h(ctx, c, req, args)
+		if err != nil && !callerError(err) {
+			t.log.Error("mcp tool failed", "tool", spec.name, "err", err)
+			return nil, out, fmt.Errorf("%s failed with an internal error; the server log has the details", spec.name)
+		}
+		return nil, out, err
+	})
+}
+
+// argError is an error in the arguments, worded for the assistant to fix
+// its call.
+type argError struct{ msg string }
+
+func (e *argError) Error() string { return e.msg }
+
+func badArg(format string, args ...any) error { return &argError{fmt.Sprintf(format, args...)} }
+
+// callerError reports whether err is the caller's to fix, so its message is
+// shown as it is.
+func callerError(err error) bool {
+	var ae *argError
+	var fe *export.FilterError
+	var qe *search.QueryError
+	return errors.As(err, &ae) || errors.As(err, &fe) || errors.As(err, &qe) || errors.Is(err, store.ErrNotFound)
+}
+
+// enum restricts a string property to values.
+func enum(props map[string]*jsonschema.Schema, name string, values ...string) {
+	for _, v := range values {
+		props[name].Enum = append(props[name].Enum, v)
+	}
+}
+
+// between bounds an integer property.
+func between(props map[string]*jsonschema.Schema, name string, lo, hi float64) {
+	props[name].Minimum, props[name].Maximum = &lo, &hi
+}
