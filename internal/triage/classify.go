@@ -168,4 +168,3 @@ func (c *Catalog) schedulerHits(m schedMessage, gpu bool) []hit {
 	}
 	return hits
 }
-
