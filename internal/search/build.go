@@ -32,7 +32,7 @@ func build(dir, path string, ix *Index) error {
 		return fmt.Errorf("search: build: %w", err)
 	}
 	tax := ix.lib.Taxonomy
-	lengths := newLengthCounter(m)
+	lengths := newLengthCounter(m, len(ix.docs))
 	add := func(d *document) error {
 		lengths.add(d)
 		return b.Index(d.id, d.fields())
@@ -52,7 +52,7 @@ func build(dir, path string, ix *Index) error {
 	if err := b.Close(); err != nil {
 		return fmt.Errorf("search: build: %w", err)
 	}
-	if err := writeManifest(work, manifest{Hash: ix.lib.Hash, Docs: len(ix.docs), Lengths: lengths.total}); err != nil {
+	if err := writeManifest(work, manifest{Hash: ix.lib.Hash, Docs: len(ix.docs), Lengths: lengths.totals()}); err != nil {
 		return err
 	}
 	if err := os.Rename(work, path); err != nil {
@@ -112,28 +112,51 @@ func openVerified(path, hash string, docs int) (bi bleve.Index, man *manifest, e
 // bleve's BM25 estimates a field's average length from the size of its
 // vocabulary, which for prose is several times too short and punishes every
 // long document; the true totals, passed with each search, fix the
-// estimate.
+// estimate. Only an average is needed, so a large library is sampled: every
+// step-th document is analysed a second time, at most lengthSample of them.
 type lengthCounter struct {
-	analyzers map[string]analysis.Analyzer
-	total     map[string]int
+	analyzers     map[string]analysis.Analyzer
+	sum           map[string]int
+	step, seen, n int
+	docs          int
 }
 
-func newLengthCounter(m *mapping.IndexMappingImpl) *lengthCounter {
-	c := &lengthCounter{analyzers: map[string]analysis.Analyzer{}, total: map[string]int{}}
+const lengthSample = 1000
+
+func newLengthCounter(m *mapping.IndexMappingImpl, docs int) *lengthCounter {
+	c := &lengthCounter{analyzers: map[string]analysis.Analyzer{}, sum: map[string]int{}, docs: docs}
+	c.step = max(1, (docs+lengthSample-1)/lengthSample)
 	for field, name := range fieldAnalyzers() {
 		c.analyzers[field] = m.AnalyzerNamed(name)
-		c.total[field] = 0
+		c.sum[field] = 0
 	}
 	return c
 }
 
 func (c *lengthCounter) add(d *document) {
+	c.seen++
+	if (c.seen-1)%c.step != 0 {
+		return
+	}
+	c.n++
 	for field, segs := range d.text {
 		for _, s := range segs {
-			c.total[field] += len(c.analyzers[field].Analyze([]byte(s.text)))
+			c.sum[field] += len(c.analyzers[field].Analyze([]byte(s.text)))
 		}
 	}
 	for field, vals := range d.keywords {
-		c.total[field] += len(vals)
+		c.sum[field] += len(vals)
 	}
+}
+
+// totals extrapolates the sampled lengths to the whole library.
+func (c *lengthCounter) totals() map[string]int {
+	out := make(map[string]int, len(c.sum))
+	for field, n := range c.sum {
+		out[field] = n
+		if c.n > 0 && c.n < c.docs {
+			out[field] = int(float64(n) * float64(c.docs) / float64(c.n))
+		}
+	}
+	return out
 }

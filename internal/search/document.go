@@ -54,39 +54,21 @@ func (d *document) addSections(secs []library.Section) {
 	}
 }
 
-// addTerms indexes the labels and aliases of every term the document is
-// classified with, so a query naming a term by any of its names finds the
-// document even when its prose uses another word ("toleration" finds an
-// incident filed under untolerated-taint). Korean names go to the Korean
-// field.
+// addTerms records the terms the document is classified with, and the
+// categories of its causes. Their names are not indexed as text: a query
+// naming a term is expanded to the term itself (see textQuery), which finds
+// the same documents from a fraction of the index.
 func (d *document) addTerms(tax *library.Taxonomy, f library.Facet, ids []string) {
 	for _, id := range ids {
 		d.keywords[string(f)] = appendUnique(d.keywords[string(f)], id)
-		t, ok := tax.Term(f, id)
-		if !ok {
-			continue
-		}
-		en, ko := []string{t.Label}, []string{t.LabelKo}
-		for _, a := range t.Aliases {
-			switch {
-			case strings.EqualFold(a, t.Label) || a == t.LabelKo:
-				// A name repeated as an alias would count twice.
-			case hasHangul(a):
-				ko = append(ko, a)
-			default:
-				en = append(en, a)
-			}
-		}
-		d.add(fieldLabels, "labels", strings.Join(en, " · "))
-		d.add(fieldKorean, "labels", strings.Join(ko, " · "))
-		if f == library.FacetCause && t.Category != "" {
+		if t, ok := tax.Term(f, id); ok && f == library.FacetCause && t.Category != "" {
 			d.addTerms(tax, library.FacetCauseCategory, []string{t.Category})
 		}
 	}
 }
 
 // finish derives the fields that copy others: Korean prose, the unstemmed
-// words for typo matching, and the identifiers.
+// vocabulary for typo matching, and the identifiers.
 func (d *document) finish() {
 	for _, field := range []string{fieldTitle, fieldSummary, fieldBody, fieldSources} {
 		for _, s := range d.text[field] {
@@ -95,11 +77,14 @@ func (d *document) finish() {
 			}
 		}
 	}
-	for _, field := range []string{fieldTitle, fieldSummary, fieldBody, fieldSignals, fieldLabels, fieldSources, fieldOrgText} {
+	// Body prose is left out of the typo vocabulary: it would double the
+	// indexed text, and people misspell the names of things (Karpenter,
+	// certificate, throttling), which titles and summaries hold.
+	for _, field := range []string{fieldTitle, fieldSummary, fieldSignals, fieldSources, fieldOrgText} {
 		d.text[fieldWords] = append(d.text[fieldWords], d.text[field]...)
 	}
 	seen := map[string]bool{}
-	for _, field := range []string{fieldTitle, fieldSummary, fieldBody, fieldCode, fieldSignals, fieldLabels} {
+	for _, field := range []string{fieldTitle, fieldSummary, fieldBody, fieldCode, fieldSignals} {
 		for _, s := range d.text[field] {
 			for _, id := range identifiers(s.text) {
 				if !seen[id] {

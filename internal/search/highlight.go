@@ -19,7 +19,7 @@ const (
 // keyOrder ranks places with equally many matched terms: the summary says
 // what happened, a signal is what the user pasted, prose explains more than
 // code.
-var keyOrder = map[string]int{"summary": 0, "signals": 1, "labels": 8, "sources": 9}
+var keyOrder = map[string]int{"summary": 0, "signals": 1, "sources": 9}
 
 type span struct{ start, end int }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,10 +32,13 @@ type Index struct {
 
 // source is the library object behind an index document.
 type source struct {
-	incident *library.Incident
-	playbook *library.Playbook
-	rank     int
+	incident   *library.Incident
+	playbook   *library.Playbook
+	rank       int
+	categories []string // of the incident's causes
 }
+
+func (s source) incidentCategory(id string) bool { return slices.Contains(s.categories, id) }
 
 // Info describes how Open obtained the index, for the start-up log.
 type Info struct {
@@ -107,7 +111,13 @@ func Open(dir string, lib *library.Library) (*Index, error) {
 func newIndex(lib *library.Library) *Index {
 	ix := &Index{lib: lib, matcher: NewMatcher(lib.Taxonomy), docs: map[string]source{}, orgs: map[string]string{}}
 	for i, in := range lib.Incidents {
-		ix.docs[in.ID] = source{incident: in, rank: i}
+		var cats []string
+		for _, c := range in.Causes {
+			if t, ok := lib.Taxonomy.Term(library.FacetCause, c); ok && t.Category != "" && !slices.Contains(cats, t.Category) {
+				cats = append(cats, t.Category)
+			}
+		}
+		ix.docs[in.ID] = source{incident: in, rank: i, categories: cats}
 		if k := orgKey(in.Organization); k != "" {
 			if _, ok := ix.orgs[k]; !ok {
 				ix.orgs[k] = in.Organization
@@ -125,6 +135,12 @@ func (ix *Index) opened(bi bleve.Index, man *manifest, start time.Time) (*Index,
 	ix.bm25 = &bsearch.BM25Stats{DocCount: float64(man.Docs), FieldCardinality: map[string]int{}}
 	for field := range fieldAnalyzers() {
 		ix.bm25.FieldCardinality[field] = max(man.Lengths[field], 1)
+	}
+	// A document filed under five components is not less about each of
+	// them than one filed under one: an average length far above any real
+	// one turns BM25's length normalisation off for the facet fields.
+	for _, f := range facetFields {
+		ix.bm25.FieldCardinality[string(f)] = man.Docs * 1_000_000
 	}
 	// Unscored filters over several terms are merged by bleve into one
 	// searcher on the pseudo-field "*", which still asks for its stats.

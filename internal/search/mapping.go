@@ -23,7 +23,6 @@ const (
 	fieldBody     = "body"
 	fieldCode     = "code"
 	fieldSignals  = "signals"
-	fieldLabels   = "labels"
 	fieldSources  = "sources"
 	fieldOrgText  = "org_text"
 	fieldKorean   = "ko"
@@ -49,9 +48,11 @@ var facetFields = []library.Facet{
 // (see korean.go for why bleve's own "cjk" analyzer is not enough);
 // identifiers and error tokens (nvidia.com/gpu, AcceleratedHardwareReady=False)
 // are kept whole and only lower-cased, so they match as typed; "words" is an
-// unstemmed copy of the prose that typo-tolerant (fuzzy) matching runs
-// against, because edit distance is meaningful on words people type, not on
-// stems. Nothing is stored: hits are rendered from the library in memory.
+// unstemmed copy of the names and summaries that typo-tolerant (fuzzy)
+// matching runs against, because edit distance is meaningful on words people
+// type, not on stems. Scoring is BM25 with true field lengths (see
+// lengthCounter). Nothing is stored: hits are rendered from the library in
+// memory.
 func newMapping() (*mapping.IndexMappingImpl, error) {
 	m := mapping.NewIndexMapping()
 	m.ScoringModel = index.BM25Scoring
@@ -105,7 +106,7 @@ func fieldAnalyzers() map[string]string {
 		fieldOrg:    keyword.Name,
 		fieldYear:   keyword.Name,
 	}
-	for _, f := range []string{fieldTitle, fieldSummary, fieldBody, fieldCode, fieldSignals, fieldLabels, fieldSources, fieldOrgText} {
+	for _, f := range []string{fieldTitle, fieldSummary, fieldBody, fieldCode, fieldSignals, fieldSources, fieldOrgText} {
 		m[f] = en.AnalyzerName
 	}
 	for _, f := range facetFields {

@@ -10,9 +10,8 @@ import (
 )
 
 // Field weights. The title names the symptom or the incident in a few words;
-// summaries and playbook signals are dense; taxonomy labels widen recall but
-// are shared by many documents; code blocks repeat the same kubectl lines
-// everywhere.
+// summaries and playbook signals are dense; code blocks repeat the same
+// kubectl lines everywhere.
 var fieldBoosts = []struct {
 	field string
 	boost float64
@@ -20,7 +19,6 @@ var fieldBoosts = []struct {
 	{fieldTitle, 3},
 	{fieldSummary, 1.5},
 	{fieldSignals, 1.5},
-	{fieldLabels, 1.2},
 	{fieldOrgText, 2},
 	{fieldBody, 1},
 	{fieldSources, 0.6},
@@ -29,27 +27,30 @@ var fieldBoosts = []struct {
 
 const (
 	boostIdent   = 3   // an identifier typed exactly
-	boostKorean  = 2   // Korean matches only taxonomy names and Korean titles
+	boostKorean  = 2   // Korean prose is rare, so a match in it is telling
 	boostFuzzy   = 0.3 // a typo match is worth less than any exact match
 	boostPhrase  = 1.5 // the whole query as a phrase, per field weight
-	boostTerm    = 1.5 // a document classified under a term the query names, per word of the name
-	maxTermWords = 3
+	boostTerm    = 1.2 // a document classified under a term the query names
+	maxTermBoost = 2   // ... growing with the words of the name, up to this
 	tieBreaker   = 0.2 // share of the other fields' scores a word keeps besides its best field
 )
 
 // textQuery turns a parsed query into a bleve query.
 //
 // Each word becomes one clause scored by its best field (dis-max), so a word
-// that appears in the title and the body is not counted twice; most of the
-// words must match (see minShould), quoted phrases must match, and the
-// whole query as a phrase and the taxonomy terms it names add to the score.
-// relaxed drops the word minimum to one, for a second try when the strict
-// query finds nothing.
+// that appears in the title and the body is not counted twice. A word that
+// is part of a taxonomy term's name also matches every document classified
+// under that term: "toleration" finds incidents filed under
+// untolerated-taint that never use the word. Most of the words must match
+// (see minShould), quoted phrases must match, and the whole query as a
+// phrase adds to the score. relaxed drops the word minimum to one, for a
+// second try when the strict query finds nothing.
 func (ix *Index) textQuery(q *userQuery, relaxed bool) query.Query {
+	terms := ix.termLeaves(q.words)
 	var words []query.Query
 	required := 0
-	for _, w := range q.words {
-		c, significant := ix.wordClause(w)
+	for i, w := range q.words {
+		c, significant := ix.wordClause(w, terms[i])
 		if c == nil {
 			continue
 		}
@@ -59,7 +60,7 @@ func (ix *Index) textQuery(q *userQuery, relaxed bool) query.Query {
 		}
 	}
 
-	var must, should []query.Query
+	var must []query.Query
 	if len(words) > 0 {
 		d := query.NewDisjunctionQuery(words)
 		if relaxed {
@@ -72,23 +73,44 @@ func (ix *Index) textQuery(q *userQuery, relaxed bool) query.Query {
 	for _, p := range q.phrases {
 		must = append(must, ix.phraseClause(p, 1))
 	}
-	if len(words) > 1 {
-		should = append(should, ix.phraseClause(q.loose, boostPhrase))
-	}
-	for _, tm := range ix.matcher.matches(normalWords(q.loose + " " + strings.Join(q.phrases, " "))) {
-		t := query.NewTermQuery(tm.term.ID)
-		t.SetField(string(tm.term.Facet))
-		t.SetBoost(boostTerm * float64(min(tm.end-tm.start, maxTermWords)))
-		should = append(should, t)
-	}
 	if len(must) == 0 {
 		return query.NewMatchNoneQuery()
 	}
 	b := query.NewBooleanQuery(must, nil, nil)
-	if len(should) > 0 {
-		b.AddShould(combine(1, should...))
+	if len(words) > 1 {
+		b.AddShould(ix.phraseClause(q.loose, boostPhrase))
 	}
 	return b
+}
+
+// termLeaves finds the taxonomy terms the words name and returns, for each
+// word, a query for the documents classified under each term whose name
+// covers it. A longer name is stronger evidence, so its boost grows with
+// its length.
+func (ix *Index) termLeaves(words []string) [][]query.Query {
+	var normal []string
+	var owner []int
+	for i, w := range words {
+		for _, n := range normalWords(w) {
+			normal = append(normal, n)
+			owner = append(owner, i)
+		}
+	}
+	out := make([][]query.Query, len(words))
+	for _, tm := range ix.matcher.matches(normal) {
+		boost := min(boostTerm*(1+0.2*float64(tm.end-tm.start-1)), maxTermBoost)
+		last := -1
+		for k := tm.start; k < tm.end; k++ {
+			if i := owner[k]; i != last {
+				last = i
+				t := query.NewTermQuery(tm.term.ID)
+				t.SetField(string(tm.term.Facet))
+				t.SetBoost(boost)
+				out[i] = append(out[i], t)
+			}
+		}
+	}
+	return out
 }
 
 // minShould is how many of n significant words a document must match: all
@@ -102,18 +124,20 @@ func minShould(n int) int {
 	return n - n/3
 }
 
-// wordClause matches one word in every field. It reports whether the word is
-// significant (has a letter); numbers and stop words may match but are not
-// required. It returns nil for a word nothing can match, such as "the".
-func (ix *Index) wordClause(w string) (query.Query, bool) {
+// wordClause matches one word in every field, and through terms, in the
+// classification. It reports whether the word is significant: stop words
+// and numbers may match but are not required. It returns nil for a word
+// nothing can match.
+func (ix *Index) wordClause(w string, terms []query.Query) (query.Query, bool) {
+	leaves := terms
+	significant := false
 	if hasHangul(w) {
 		m := query.NewMatchQuery(w)
 		m.SetField(fieldKorean)
 		m.SetBoost(boostKorean)
-		return m, true
-	}
-	var leaves []query.Query
-	if len(ix.english.Analyze([]byte(w))) > 0 {
+		leaves = append(leaves, m)
+		significant = true
+	} else if len(ix.english.Analyze([]byte(w))) > 0 {
 		for _, fb := range fieldBoosts {
 			m := query.NewMatchQuery(w)
 			m.SetField(fb.field)
@@ -124,12 +148,14 @@ func (ix *Index) wordClause(w string) (query.Query, bool) {
 			m.SetOperator(query.MatchQueryOperatorAnd)
 			leaves = append(leaves, m)
 		}
+		significant = letterCount(w) > 0
 	}
 	if id := trimIdent(w); isIdentifier(id) {
 		t := query.NewTermQuery(strings.ToLower(id))
 		t.SetField(fieldIdent)
 		t.SetBoost(boostIdent)
 		leaves = append(leaves, t)
+		significant = true
 	}
 	if f := ix.fuzziness(w); f > 0 {
 		fz := query.NewMatchQuery(w)
@@ -141,20 +167,23 @@ func (ix *Index) wordClause(w string) (query.Query, bool) {
 	if len(leaves) == 0 {
 		return nil, false
 	}
-	return combine(tieBreaker, leaves...), letterCount(w) > 0
+	return combine(tieBreaker, leaves...), significant
 }
 
 // fuzziness is the edit distance allowed for w: none for short words (too
-// many neighbours) and none for words the library contains as typed, so a
-// typo match can never compete with an exact one; 1 from five letters, 2
-// from eight, where a swapped pair of letters ("Karpneter") costs two edits.
+// many neighbours) and none for words the library contains, as typed in a
+// title, summary or label or in any form in the body, so a typo match can
+// never compete with an exact one; 1 from five letters, 2 from eight, where
+// a swapped pair of letters ("Karpneter") costs two edits.
 func (ix *Index) fuzziness(w string) int {
 	n := letterCount(w)
 	if n < 5 || n != len([]rune(w)) {
 		return 0
 	}
-	lw := strings.ToLower(w)
-	if ix.hasWord(lw) {
+	if ix.hasTerm(fieldWords, strings.ToLower(w)) {
+		return 0
+	}
+	if toks := ix.english.Analyze([]byte(w)); len(toks) == 1 && ix.hasTerm(fieldBody, string(toks[0].Term)) {
 		return 0
 	}
 	if n >= 8 {
@@ -163,15 +192,15 @@ func (ix *Index) fuzziness(w string) int {
 	return 1
 }
 
-// hasWord reports whether the unstemmed vocabulary of the library holds w.
-func (ix *Index) hasWord(w string) bool {
-	d, err := ix.bleve.FieldDictRange(fieldWords, []byte(w), []byte(w))
+// hasTerm reports whether the index holds term in field.
+func (ix *Index) hasTerm(field, term string) bool {
+	d, err := ix.bleve.FieldDictRange(field, []byte(term), []byte(term))
 	if err != nil {
 		return false
 	}
 	defer d.Close()
 	e, err := d.Next()
-	return err == nil && e != nil && e.Term == w
+	return err == nil && e != nil && e.Term == term
 }
 
 // phraseClause matches p as a phrase in any text field.

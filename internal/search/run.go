@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"html"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,6 +57,10 @@ func (ix *Index) Search(ctx context.Context, r Request) (*Result, error) {
 	}
 
 	res.Total = int(sr.Total)
+	var named []termMatch
+	if !uq.empty() {
+		named = ix.matcher.matches(normalWords(strings.Join(uq.words, " ")))
+	}
 	for _, h := range sr.Hits {
 		src, ok := ix.docs[h.ID]
 		if !ok {
@@ -69,6 +74,12 @@ func (ix *Index) Search(ctx context.Context, r Request) (*Result, error) {
 		}
 		if len(h.Locations) > 0 {
 			hit.Fragments = fragments(ix.document(h.ID), h.Locations)
+		}
+		if t := termFragments(src, named); len(t) > 0 {
+			if hit.Fragments == nil {
+				hit.Fragments = map[string][]string{}
+			}
+			hit.Fragments["terms"] = t
 		}
 		res.Hits = append(res.Hits, hit)
 	}
@@ -216,6 +227,33 @@ func (ix *Index) facetCounts(name string, terms []*bsearch.TermFacet) []FacetCou
 			fc.Label = ix.lib.Taxonomy.Label(library.Facet(name), t.Term)
 		}
 		out = append(out, fc)
+	}
+	return out
+}
+
+// termFragments names the terms of the query the document is classified
+// under, as "Symptom: <mark>Untolerated taint</mark>": the reason a document
+// that never uses the query's words is in the results.
+func termFragments(src source, named []termMatch) []string {
+	var out []string
+	seen := map[*library.Term]bool{}
+	for _, tm := range named {
+		if seen[tm.term] {
+			continue
+		}
+		seen[tm.term] = true
+		var has bool
+		if src.incident != nil {
+			has = slices.Contains(src.incident.Terms(tm.term.Facet), tm.term.ID) ||
+				tm.term.Facet == library.FacetCauseCategory && src.incidentCategory(tm.term.ID)
+		} else if tm.term.Facet == library.FacetSymptom {
+			has = slices.Contains(src.playbook.Symptoms, tm.term.ID)
+		} else if tm.term.Facet == library.FacetComponent {
+			has = slices.Contains(src.playbook.Components, tm.term.ID)
+		}
+		if has {
+			out = append(out, html.EscapeString(tm.term.Facet.Label())+": <mark>"+html.EscapeString(tm.term.Label)+"</mark>")
+		}
 	}
 	return out
 }

@@ -68,9 +68,11 @@ type Hit struct {
 	Summary string  `json:"summary"`
 	Score   float64 `json:"score"`
 	// Fragments are short HTML-safe excerpts with matches wrapped in <mark>.
-	// Keys are "title", "summary", "signals", "labels", "sources", or
-	// "#anchor" for a body section (the anchor of its heading), so the page
-	// can link a fragment to the place it came from.
+	// Keys are "title", "summary", "signals", "sources", "#anchor" for a
+	// body section (the anchor of its heading, so the page can link to the
+	// place a fragment came from), and "terms" for the taxonomy terms the
+	// query named that the document is classified under
+	// ("Symptom: <mark>Untolerated taint</mark>").
 	Fragments map[string][]string `json:"fragments,omitempty"`
 }
 

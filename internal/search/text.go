@@ -14,21 +14,37 @@ func hasHangul(s string) bool {
 	return false
 }
 
-// identifierBreaks separate identifiers in prose and commands. Dots, slashes,
-// hyphens, underscores and colons are not among them: they are part of
-// nvidia.com/gpu, node.kubernetes.io/not-ready or k8s-device-plugin.
-const identifierBreaks = " \t\r\n,;()[]{}<>\"'`|="
+// identifierBreak marks the bytes that separate identifiers in prose and
+// commands. Dots, slashes, hyphens, underscores and colons are not among
+// them: they are part of nvidia.com/gpu, node.kubernetes.io/not-ready or
+// k8s-device-plugin.
+var identifierBreak = func() (t [256]bool) {
+	for _, c := range []byte(" \t\r\n,;()[]{}<>\"'`|=") {
+		t[c] = true
+	}
+	return t
+}()
 
 // identifiers returns the lower-cased identifier-like tokens of s: resource
 // names, labels, file names, CamelCase conditions and reasons. They are
 // indexed whole so that a query typing one matches it exactly, where the
-// English analyzer would split nvidia.com/gpu or stem OOMKilled.
+// English analyzer would split nvidia.com/gpu or stem OOMKilled. It runs over
+// every document at index time, hence the byte loop.
 func identifiers(s string) []string {
 	var out []string
-	for _, tok := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(identifierBreaks, r) }) {
-		tok = trimIdent(tok)
-		if isIdentifier(tok) {
-			out = append(out, strings.ToLower(tok))
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && !identifierBreak[s[i]] {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			if tok := trimIdent(s[start:i]); isIdentifier(tok) {
+				out = append(out, strings.ToLower(tok))
+			}
+			start = -1
 		}
 	}
 	return out

@@ -1,0 +1,232 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"casebook/internal/library"
+)
+
+// The benchmarks run on a synthetic library of n incidents made from the
+// real ones: each copy keeps its classification and text, gets another
+// organization and date, and has each section extended with words drawn
+// from a Zipf-distributed vocabulary, so the index grows a long tail of rare
+// terms the way a large real library would. The real playbooks are added
+// as they are.
+func syntheticLibrary(tb testing.TB, n int) *library.Library {
+	base := loadLibrary(tb)
+	rng := rand.New(rand.NewPCG(uint64(n), 42))
+	vocab := syntheticVocabulary(rng, 5000)
+	zipf := rand.NewZipf(rng, 1.1, 1, uint64(len(vocab)-1))
+	words := func(k int) string {
+		w := make([]string, k)
+		for i := range w {
+			w[i] = vocab[zipf.Uint64()]
+		}
+		return strings.Join(w, " ")
+	}
+	orgs := make([]string, 400)
+	for i := range orgs {
+		orgs[i] = strings.ToUpper(vocab[i][:1]) + vocab[i][1:] + " " + []string{"Labs", "Cloud", "Inc", "Systems"}[i%4]
+	}
+	lib := &library.Library{Taxonomy: base.Taxonomy, Playbooks: base.Playbooks, Hash: fmt.Sprintf("synthetic%08d%s", n, base.Hash)}
+	for i := range n {
+		src := base.Incidents[i%len(base.Incidents)]
+		in := *src
+		in.ID = fmt.Sprintf("IL-%05d", i)
+		in.Title = src.Title + " " + words(3)
+		in.Organization = orgs[rng.IntN(len(orgs))]
+		in.Year = 2015 + rng.IntN(12)
+		in.Date = fmt.Sprintf("%d-%02d-%02d", in.Year, 1+rng.IntN(12), 1+rng.IntN(28))
+		in.Sections = make([]library.Section, len(src.Sections))
+		for j, s := range src.Sections {
+			s.Text = s.Text + " " + words(15)
+			in.Sections[j] = s
+		}
+		lib.Incidents = append(lib.Incidents, &in)
+	}
+	library.SortNewestFirst(lib.Incidents)
+	return lib
+}
+
+func syntheticVocabulary(rng *rand.Rand, n int) []string {
+	syll := []string{"ka", "to", "ri", "mel", "dor", "sun", "vex", "lo", "pra", "ne", "qui", "zen", "ba", "tor", "li", "gos"}
+	seen := map[string]bool{}
+	var out []string
+	for len(out) < n {
+		var b strings.Builder
+		for range 2 + rng.IntN(3) {
+			b.WriteString(syll[rng.IntN(len(syll))])
+		}
+		if w := b.String(); !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+var benchIndexes sync.Map // size -> *Index, built once per test binary
+
+func benchIndex(b *testing.B, n int) *Index {
+	if ix, ok := benchIndexes.Load(n); ok {
+		return ix.(*Index)
+	}
+	dir, err := os.MkdirTemp("", "casebook-search-bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ix, err := Open(dir, syntheticLibrary(b, n))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchIndexes.Store(n, ix)
+	return ix
+}
+
+var benchSizes = []int{1000, 10000}
+
+// BenchmarkIndexBuild measures a cold build: documents to a finished,
+// verified index on disk.
+func BenchmarkIndexBuild(b *testing.B) {
+	for _, n := range benchSizes {
+		lib := syntheticLibrary(b, n)
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
+			cpu := cpuTime()
+			for b.Loop() {
+				dir := b.TempDir()
+				ix, err := Open(dir, lib)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ix.Close()
+			}
+			reportCPU(b, cpu)
+		})
+	}
+}
+
+// BenchmarkIndexReopen measures the warm start: an unchanged library finds
+// its index, checks it and opens it without indexing anything.
+func BenchmarkIndexReopen(b *testing.B) {
+	for _, n := range benchSizes {
+		lib := syntheticLibrary(b, n)
+		dir := b.TempDir()
+		ix, err := Open(dir, lib)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix.Close()
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
+			cpu := cpuTime()
+			defer reportCPU(b, cpu)
+			for b.Loop() {
+				ix, err := Open(dir, lib)
+				if err != nil || !ix.Info().Reused {
+					b.Fatalf("reopen: %v %+v", err, ix.Info())
+				}
+				ix.Close()
+			}
+		})
+	}
+}
+
+// benchQueries is the query mix: plain words, phrases, typos, pasted
+// errors, identifiers, Korean, with and without filters, and the empty
+// query of the library page.
+var benchQueries = []struct {
+	name string
+	req  Request
+}{
+	{"words", Request{Query: "gpu node not ready"}},
+	{"words-long", Request{Query: "GPU node present but workload not scheduled"}},
+	{"phrase", Request{Query: `"kernel panic"`}},
+	{"typo", Request{Query: "karpneter node repair"}},
+	{"error", Request{Query: "Failed to initialize NVML: Unknown Error"}},
+	{"error-long", Request{Query: "0/6 nodes are available: 2 Insufficient nvidia.com/gpu, 4 node(s) had untolerated taint"}},
+	{"identifier", Request{Query: "AcceleratedHardwareReady=False"}},
+	{"korean", Request{Query: "노드 자동 복구"}},
+	{"filtered", Request{Query: "outage", Filters: map[library.Facet][]string{library.FacetDomain: {"gpu"}}}},
+	{"filtered-2", Request{Query: "dns", Filters: map[library.Facet][]string{library.FacetSymptom: {"service-outage", "elevated-error-rate"}}, Year: []int{2024}}},
+	{"list", Request{}},
+	{"list-filtered", Request{Filters: map[library.Facet][]string{library.FacetComponent: {"gpu-driver"}}}},
+}
+
+// BenchmarkSearch runs each query of the mix and reports its median and
+// 99th percentile latency in milliseconds next to the mean.
+func BenchmarkSearch(b *testing.B) {
+	for _, n := range benchSizes {
+		ix := benchIndex(b, n)
+		for _, q := range benchQueries {
+			b.Run(fmt.Sprintf("%dk/%s", n/1000, q.name), func(b *testing.B) {
+				var lat []time.Duration
+				hits := 0
+				cpu := cpuTime()
+				for b.Loop() {
+					start := time.Now()
+					res, err := ix.Search(context.Background(), q.req)
+					lat = append(lat, time.Since(start))
+					if err != nil {
+						b.Fatal(err)
+					}
+					hits = res.Total
+				}
+				reportCPU(b, cpu)
+				reportPercentiles(b, lat)
+				b.ReportMetric(float64(hits), "hits")
+			})
+		}
+	}
+}
+
+// BenchmarkSearchParallel runs the whole mix from every core, for
+// throughput.
+func BenchmarkSearchParallel(b *testing.B) {
+	for _, n := range benchSizes {
+		ix := benchIndex(b, n)
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
+			var next sync.Mutex
+			i := 0
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					next.Lock()
+					q := benchQueries[i%len(benchQueries)].req
+					i++
+					next.Unlock()
+					if _, err := ix.Search(context.Background(), q); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "queries/s")
+		})
+	}
+}
+
+// reportCPU reports the CPU time per operation since start, in
+// milliseconds.
+func reportCPU(b *testing.B, start time.Duration) {
+	if used := cpuTime() - start; used > 0 {
+		b.ReportMetric(float64(used.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	}
+}
+
+func reportPercentiles(b *testing.B, lat []time.Duration) {
+	if len(lat) == 0 {
+		return
+	}
+	slices.Sort(lat)
+	at := func(p float64) float64 {
+		return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Microseconds()) / 1000
+	}
+	b.ReportMetric(at(0.50), "p50-ms")
+	b.ReportMetric(at(0.99), "p99-ms")
+}
