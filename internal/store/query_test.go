@@ -20,7 +20,7 @@ func ids(items []IncidentSummary) []string {
 }
 
 func TestListIncidentsFilters(t *testing.T) {
-	s, _, _ := buildGood(t)
+	s, _ := readStore(t)
 	type terms = map[library.Facet][]string
 	tests := []struct {
 		name   string
@@ -69,7 +69,7 @@ func TestListIncidentsFilters(t *testing.T) {
 }
 
 func TestListIncidentsSortAndPages(t *testing.T) {
-	s, _, _ := buildGood(t)
+	s, _ := readStore(t)
 	ctx := context.Background()
 	tests := []struct {
 		sort          string
@@ -103,7 +103,7 @@ func TestListIncidentsSortAndPages(t *testing.T) {
 }
 
 func TestIncidentSummary(t *testing.T) {
-	s, _, _ := buildGood(t)
+	s, _ := readStore(t)
 	items, _, err := s.ListIncidents(context.Background(), Filter{Years: []int{2023}}, SortNewest, 1, 1)
 	if err != nil || len(items) != 1 {
 		t.Fatal(items, err)
@@ -122,7 +122,7 @@ func TestIncidentSummary(t *testing.T) {
 }
 
 func TestFacetCounts(t *testing.T) {
-	s, lib, _ := buildGood(t)
+	s, lib := readStore(t)
 	// With domain=kubernetes selected, every other facet counts among the
 	// three Kubernetes incidents, while the domain facet itself counts as if
 	// nothing were selected in it (what a click on another domain would add).
@@ -152,7 +152,7 @@ func TestFacetCounts(t *testing.T) {
 var sectionOpts = cmp.Options{cmpopts.IgnoreFields(library.Section{}, "Text", "Line"), cmpopts.EquateEmpty()}
 
 func TestIncidentRoundTrip(t *testing.T) {
-	s, lib, _ := buildGood(t)
+	s, lib := readStore(t)
 	ctx := context.Background()
 	for _, want := range lib.Incidents {
 		got, err := s.Incident(ctx, want.ID)
@@ -173,7 +173,7 @@ func TestIncidentRoundTrip(t *testing.T) {
 }
 
 func TestPlaybookRoundTrip(t *testing.T) {
-	s, lib, _ := buildGood(t)
+	s, lib := readStore(t)
 	ctx := context.Background()
 	for _, want := range lib.Playbooks {
 		got, err := s.Playbook(ctx, want.ID)
@@ -202,7 +202,7 @@ func TestPlaybookRoundTrip(t *testing.T) {
 }
 
 func TestNotFound(t *testing.T) {
-	s, _, _ := buildGood(t)
+	s, _ := readStore(t)
 	ctx := context.Background()
 	if _, err := s.Incident(ctx, "IL-0000"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Incident(unknown) err = %v, want ErrNotFound", err)
@@ -213,7 +213,7 @@ func TestNotFound(t *testing.T) {
 }
 
 func TestSimilar(t *testing.T) {
-	s, _, _ := buildGood(t)
+	s, _ := readStore(t)
 	// IL-9003 shares ai-infra, gpu-driver, node-os-image, gpu-missing and
 	// fleet-wide-blast-radius with IL-9001; IL-9002 and IL-9004 share two
 	// terms each and tie, so the newer one comes first. Sharing a cause
@@ -239,7 +239,7 @@ func TestSimilar(t *testing.T) {
 }
 
 func TestCoOccurring(t *testing.T) {
-	s, _, _ := buildGood(t)
+	s, _ := readStore(t)
 	got, err := s.CoOccurring(context.Background(), library.FacetComponent, "gpu-driver", 5)
 	if err != nil {
 		t.Fatal(err)
@@ -257,7 +257,7 @@ func TestCoOccurring(t *testing.T) {
 }
 
 func TestLinksAndPlaybookIncidents(t *testing.T) {
-	s, _, _ := buildGood(t)
+	s, _ := readStore(t)
 	ctx := context.Background()
 	links, err := s.Links(ctx, Filter{Years: []int{2022}})
 	if err != nil {

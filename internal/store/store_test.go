@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -36,6 +37,43 @@ func buildGood(t *testing.T) (*Store, *library.Library, string) {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s, lib, dir
+}
+
+var shared struct {
+	once sync.Once
+	dir  string
+	s    *Store
+	lib  *library.Library
+	err  error
+}
+
+// readStore is one store built from the fixture and shared by the tests
+// that only read, so the suite builds it once.
+func readStore(t *testing.T) (*Store, *library.Library) {
+	t.Helper()
+	shared.once.Do(func() {
+		if shared.lib, _, shared.err = library.Load(os.DirFS(goodLibrary)); shared.err != nil {
+			return
+		}
+		if shared.dir, shared.err = os.MkdirTemp("", "casebook-store-test-"); shared.err == nil {
+			shared.s, shared.err = Build(context.Background(), shared.dir, shared.lib, nil)
+		}
+	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	return shared.s, shared.lib
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.s != nil {
+		shared.s.Close()
+	}
+	if shared.dir != "" {
+		os.RemoveAll(shared.dir)
+	}
+	os.Exit(code)
 }
 
 func dirNames(t *testing.T, dir string) []string {
