@@ -144,3 +144,24 @@ func TestWalkRoutes(t *testing.T) {
 		})
 	}
 }
+
+func TestTriageReport(t *testing.T) {
+	cat := loadCatalog(t)
+	rep, err := Triage(cat, loadFile(t, "taint.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Route != "pending/untolerated-taint" || rep.Section != "cause-c-untolerated-taint" {
+		t.Fatalf("route %s#%s", rep.Route, rep.Section)
+	}
+	if len(rep.Steps) != 2 || rep.Steps[1].Probe != "scheduler-message" || len(rep.Steps[1].Evidence) < 2 {
+		t.Fatalf("steps: %+v", rep.Steps)
+	}
+	rep, err = Triage(cat, loadFile(t, "gpu-lost.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Ask == nil || rep.Ask.Question != "gpu-device-plugin" || !strings.Contains(rep.Ask.Why, "--read-logs") {
+		t.Fatalf("ask: %+v", rep.Ask)
+	}
+}
