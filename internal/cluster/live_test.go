@@ -123,10 +123,13 @@ func TestLiveTriage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := r.Collect(ctx, scenarios[0].ns, "infer-0")
-		if err != nil {
-			t.Fatalf("a forbidden read must not fail the collection: %v", err)
-		}
+		// A new binding reaches the authorizer's cache within moments;
+		// until then even the pod read is forbidden.
+		var s *snapshot.Snapshot
+		eventually(t, "the limited account's binding", 30*time.Second, func() (bool, error) {
+			s, err = r.Collect(ctx, scenarios[0].ns, "infer-0")
+			return err == nil, err
+		})
 		e, ok := s.ReadFailed("list nodes")
 		if !ok || e.Kind != snapshot.ReadForbidden || e.Permission.String() != "list nodes" {
 			t.Fatalf("read errors: %+v", s.ReadErrors)

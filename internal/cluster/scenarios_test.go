@@ -52,7 +52,7 @@ func (w *world) build() []scenario {
 	// A full GPU node: another pod holds both GPUs.
 	full := w.node("gpu-full", nodeSpec{pool: "full", labels: l4, alloc: gpus("2")})
 	w.pod(podSpec{ns: ns, name: "holder-0", nodeSelector: labels("kubernetes.io/hostname", full.Name), requests: gpus("2"), limits: gpus("2")})
-	w.waitBound(ns, "holder-0")
+	w.running(ns, "holder-0")
 	w.pod(podSpec{ns: ns, name: "infer-0", pool: "full", requests: gpus("1"), limits: gpus("1")})
 
 	// Four GPUs free in the pool, two per node: a tensor-parallel pod of
@@ -60,7 +60,7 @@ func (w *world) build() []scenario {
 	for _, n := range []string{"gpu-tp-a", "gpu-tp-b"} {
 		node := w.node(n, nodeSpec{pool: "tp", labels: h100, alloc: gpus("4")})
 		w.pod(podSpec{ns: ns, name: "half-" + n, nodeSelector: labels("kubernetes.io/hostname", node.Name), requests: gpus("2"), limits: gpus("2")})
-		w.waitBound(ns, "half-"+n)
+		w.running(ns, "half-"+n)
 	}
 	w.pod(podSpec{ns: ns, name: "tp4-0", pool: "tp", requests: gpus("4"), limits: gpus("4")})
 
@@ -142,6 +142,14 @@ func (w *world) build() []scenario {
 		{name: "device plugin not ready", ns: ns, target: "vllm-1", wantRoute: "gpu/device-plugin",
 			evidence: []string{"not Ready, CrashLoopBackOff, 7 restarts"}},
 	}
+}
+
+// running waits for the scheduler to bind the pod, then reports it
+// Running and Ready as its kubelet would.
+func (w *world) running(ns, name string) {
+	w.t.Helper()
+	w.waitBound(ns, name)
+	w.setPodStatus(ns, name, func(s *corev1.PodStatus) { *s = runningStatus(true, 0, nil) })
 }
 
 func (w *world) pvc(ns, name string) {
