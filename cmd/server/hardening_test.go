@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -40,7 +41,12 @@ func hardStart(t *testing.T, args ...string) *hardServer {
 	}
 	done := make(chan error, 1)
 	go func() { done <- a.serve(ctx, ln) }()
-	s := &hardServer{URL: "http://" + ln.Addr().String(), stop: func() error { cancel(); return <-done }}
+	var once sync.Once
+	var stopErr error
+	s := &hardServer{URL: "http://" + ln.Addr().String(), stop: func() error {
+		once.Do(func() { cancel(); stopErr = <-done })
+		return stopErr
+	}}
 	t.Cleanup(func() { _ = s.stop() })
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
