@@ -33,6 +33,13 @@
 
   function initGraphs(root) {
     if (typeof window.cytoscape !== "function") return;
+    // Cytoscape injects a <style> element unless one with this id exists;
+    // the CSP refuses inline styles, so app.css carries the rule instead.
+    if (!document.getElementById("__________cytoscape_stylesheet")) {
+      var marker = document.createElement("meta");
+      marker.id = "__________cytoscape_stylesheet";
+      document.head.appendChild(marker);
+    }
     root.querySelectorAll(".graph-canvas[data-graph-url]").forEach(function (el) {
       if (el.dataset.ready) return;
       el.dataset.ready = "1";
@@ -91,8 +98,11 @@
       a.textContent = (kind === "case" ? "Open " : "Filter the list by ") + n.data("label");
       status.appendChild(a);
       if (kind !== "case" && window.htmx && document.getElementById("library")) {
+        // htmx restores only history entries it marked as its own, so mark
+        // both; otherwise the back button changes the URL but not the list.
+        history.replaceState({ htmx: true }, document.title, location.href);
         window.htmx.ajax("GET", href, { target: "#library", select: "#library", swap: "outerHTML" }).then(function () {
-          history.pushState({}, "", href);
+          history.pushState({ htmx: true }, "", href);
         });
       }
     });
