@@ -72,7 +72,7 @@ func TestLibraryGPUDriver(t *testing.T) {
 
 	t.Run("selected value counts the list", func(t *testing.T) {
 		v := byTestID(doc, "facet-component").Find(`a[data-term="gpu-driver"]`)
-		if v.AttrOr("aria-pressed", "") != "true" {
+		if v.AttrOr("aria-current", "") != "true" || !v.HasClass("selected") {
 			t.Errorf("gpu-driver is not marked selected")
 		}
 		if n := countOf(t, v); n != total {
