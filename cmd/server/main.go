@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -48,6 +49,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runServe(ctx, args, getenv, stdout, stderr)
 	case "lint":
 		return runLint(ctx, args, stdout, stderr)
+	case "mcp":
+		return runMCP(ctx, args, getenv, stdin, stdout, stderr)
+	case "export":
+		return runExport(ctx, args, getenv, stdout, stderr)
+	case "triage":
+		if len(args) > 0 && args[0] == "classify" {
+			cat, err := loadCatalog(triageLibraryFlag(args[1:]))
+			if err != nil {
+				return err
+			}
+			return runClassify(ctx, stripLibraryFlag(args[1:]), stdin, stdout, stderr, cat)
+		}
+		return runTriageLive(ctx, args, stdout, stderr)
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -60,5 +74,40 @@ const usage = `Usage: casebook [command] [flags]
 Commands:
   serve      run the web portal (the default; see "serve --help")
   lint [DIR] check a library folder (default: the embedded library); exit 1 on any problem
+  triage classify [FILE] [--json]
+             route a pasted error (a file or stdin) to a playbook section
+  triage [--kubeconfig K] -n NS POD | --scan -n NS | --snapshot FILE
+             read the cluster read-only and route a troubled pod
+  mcp        serve the read-only MCP tools for AI assistants on stdin/stdout
+  export     write the library (or a filtered part) as JSON or CSV
   help       show this text
 `
+
+// triageLibraryFlag finds "--library DIR" among classify's arguments: the
+// classifier uses that library's signals instead of the embedded ones.
+func triageLibraryFlag(args []string) string {
+	for i, a := range args {
+		if a == "--library" && i+1 < len(args) {
+			return args[i+1]
+		}
+		if v, ok := strings.CutPrefix(a, "--library="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+func stripLibraryFlag(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		if args[i] == "--library" {
+			i++
+			continue
+		}
+		if strings.HasPrefix(args[i], "--library=") {
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
+}
