@@ -18,3 +18,8 @@ if [ -z "${CASEBOOK_KUBEHARNESS_KUBECONFIG:-}" ] && [ -x scripts/kubeharness.sh 
 fi
 
 go test -race -count=1 -timeout 30m ./...
+
+# CI also runs every fuzz target briefly; make fuzz runs them longer.
+if [ "${CI:-}" = "true" ]; then
+  FUZZTIME=${CI_FUZZTIME:-5s} scripts/fuzz.sh
+fi
