@@ -210,6 +210,13 @@ type FacetCount struct {
 // matching the filters of the other facets — the count a click would give
 // when the facet has no selection yet.
 func (s *Store) FacetCounts(ctx context.Context, f Filter, tax *library.Taxonomy) (map[string][]FacetCount, error) {
+	if f.Empty() {
+		return s.cache.allCounts(tax, func() (map[string][]FacetCount, error) { return s.facetCounts(ctx, f, tax) })
+	}
+	return s.facetCounts(ctx, f, tax)
+}
+
+func (s *Store) facetCounts(ctx context.Context, f Filter, tax *library.Taxonomy) (map[string][]FacetCount, error) {
 	out := map[string][]FacetCount{}
 	for _, facet := range library.Facets {
 		w, args := where(f, string(facet))
@@ -493,7 +500,9 @@ func (s *Store) Count(ctx context.Context) (incidents, playbooks int, err error)
 
 // OrgSlugs lists the organisations' URL slugs, for validating the org filter.
 func (s *Store) OrgSlugs(ctx context.Context) ([]string, error) {
-	return s.ids(ctx, `SELECT DISTINCT org_slug FROM incidents ORDER BY org_slug`)
+	return s.cache.slugs(ctx, func(ctx context.Context) ([]string, error) {
+		return s.ids(ctx, `SELECT DISTINCT org_slug FROM incidents ORDER BY org_slug`)
+	})
 }
 
 // Summaries loads list rows for the given ids, in that order; unknown ids

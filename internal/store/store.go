@@ -28,9 +28,10 @@ var errStale = errors.New("store: stale or damaged database")
 
 // Store is an open read model.
 type Store struct {
-	db   *sql.DB
-	path string
-	hash string
+	db    *sql.DB
+	path  string
+	hash  string
+	cache cache
 }
 
 // Path is the database file.
