@@ -1,0 +1,170 @@
+package bench
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"casebook/internal/bench/corpus"
+	"casebook/internal/bench/fts5"
+	"casebook/internal/library"
+	"casebook/internal/search"
+	"casebook/internal/triage"
+)
+
+// describePaste is a 200-line "kubectl describe pod" of a GPU pod that
+// cannot be scheduled, the kind of paste the triage classifier gets.
+//
+//go:embed testdata/describe-pod-200.txt
+var describePaste string
+
+// perPage is the page size of every measured query: the top 10, which is
+// also what MRR@10 looks at.
+const perPage = 10
+
+// Latencies are the in-process query latencies of one engine over the mix.
+type Latencies struct {
+	All        Dist            `json:"all"`
+	Unfiltered Dist            `json:"unfiltered"`
+	Filtered   Dist            `json:"filtered"`
+	ByCategory map[string]Dist `json:"by_category"`
+	Empty      []string        `json:"empty"` // queries that found nothing
+	Errors     []string        `json:"errors"`
+}
+
+// SearchRun is what the in-process child measures on one library with
+// Casebook's search.
+type SearchRun struct {
+	Profile      corpus.Profile `json:"profile"`
+	Parse        time.Duration  `json:"parse"`
+	IndexOpen    time.Duration  `json:"index_open"`
+	IndexReused  bool           `json:"index_reused"`
+	MemAfterLoad Mem            `json:"mem_after_load"`
+	Search       Latencies      `json:"search"`
+	MemAfterMix  Mem            `json:"mem_after_mix"`
+	Classify     Dist           `json:"classify"`
+	ClassifyTop  string         `json:"classify_top"`
+}
+
+// MeasureSearch loads the library in libDir, opens its search index under
+// dataDir (reusing the one the server built), runs the query mix rounds
+// times and classifies the paste classifyRuns times.
+func MeasureSearch(ctx context.Context, libDir, dataDir string, rounds, classifyRuns int) (*SearchRun, error) {
+	run := &SearchRun{}
+	start := time.Now()
+	lib, _, err := library.Load(os.DirFS(libDir))
+	if err != nil {
+		return nil, err
+	}
+	run.Parse = time.Since(start)
+	run.Profile = corpus.Describe(lib)
+	ix, err := search.Open(dataDir, lib)
+	if err != nil {
+		return nil, err
+	}
+	defer ix.Close()
+	run.IndexOpen, run.IndexReused = ix.Info().Took, ix.Info().Reused
+	run.MemAfterLoad, _ = ReadMem(0)
+
+	run.Search = runMix(rounds, func(q Query) (int, error) {
+		res, err := ix.Search(ctx, search.Request{Query: q.Text, Kind: q.Kind, Filters: q.Filters, PerPage: perPage})
+		if err != nil {
+			return 0, err
+		}
+		return res.Total, nil
+	})
+	run.MemAfterMix, _ = ReadMem(0)
+
+	cat, problems := triage.Load(os.DirFS(libDir))
+	if cat == nil {
+		return nil, fmt.Errorf("triage catalogue: %v", problems)
+	}
+	if r := cat.Classify(describePaste); len(r.Routes) > 0 {
+		run.ClassifyTop = r.Routes[0].Route
+	}
+	var ds []time.Duration
+	for range classifyRuns {
+		t := time.Now()
+		cat.Classify(describePaste)
+		ds = append(ds, time.Since(t))
+	}
+	run.Classify = Summarise(ds)
+	return run, nil
+}
+
+// FTSRun is what the baseline child measures on one library.
+type FTSRun struct {
+	Parse       time.Duration `json:"parse"`
+	Build       time.Duration `json:"build"`
+	Search      Latencies     `json:"search"`
+	MemAfterMix Mem           `json:"mem_after_mix"`
+}
+
+// MeasureFTS builds the FTS5 baseline of the library in libDir under dir
+// and runs the same mix.
+func MeasureFTS(ctx context.Context, libDir, dir string, rounds int) (*FTSRun, error) {
+	run := &FTSRun{}
+	start := time.Now()
+	lib, _, err := library.Load(os.DirFS(libDir))
+	if err != nil {
+		return nil, err
+	}
+	run.Parse = time.Since(start)
+	start = time.Now()
+	ix, err := fts5.Build(ctx, filepath.Join(dir, "fts5.db"), lib)
+	if err != nil {
+		return nil, err
+	}
+	defer ix.Close()
+	run.Build = time.Since(start)
+	run.Search = runMix(rounds, func(q Query) (int, error) {
+		res, err := ix.Search(ctx, fts5.Request{Query: q.Text, Kind: q.Kind, Filters: q.Filters, PerPage: perPage})
+		if err != nil {
+			return 0, err
+		}
+		return res.Total, nil
+	})
+	run.MemAfterMix, _ = ReadMem(0)
+	return run, nil
+}
+
+// runMix runs every query of the mix once unmeasured, then rounds times
+// measured, interleaved so that no query runs twice in a row.
+func runMix(rounds int, search func(Query) (int, error)) Latencies {
+	mix := Mix()
+	lat := Latencies{ByCategory: map[string]Dist{}}
+	for _, q := range mix {
+		n, err := search(q)
+		if err != nil {
+			lat.Errors = append(lat.Errors, fmt.Sprintf("%s: %v", q.Label(), err))
+		} else if n == 0 {
+			lat.Empty = append(lat.Empty, q.Label())
+		}
+	}
+	var all, unfiltered, filtered []time.Duration
+	byCat := map[string][]time.Duration{}
+	for range rounds {
+		for _, q := range mix {
+			t := time.Now()
+			if _, err := search(q); err != nil {
+				continue
+			}
+			d := time.Since(t)
+			all = append(all, d)
+			byCat[q.Category] = append(byCat[q.Category], d)
+			if q.Filtered() {
+				filtered = append(filtered, d)
+			} else {
+				unfiltered = append(unfiltered, d)
+			}
+		}
+	}
+	lat.All, lat.Unfiltered, lat.Filtered = Summarise(all), Summarise(unfiltered), Summarise(filtered)
+	for c, ds := range byCat {
+		lat.ByCategory[c] = Summarise(ds)
+	}
+	return lat
+}
