@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"log/slog"
+	"net/http"
 
 	"casebook/internal/content"
 	"casebook/internal/library"
+	"casebook/internal/mcp"
 	"casebook/internal/search"
 	"casebook/internal/web"
 )
@@ -44,5 +46,17 @@ func builders(dataDir string, log *slog.Logger) []content.Builder {
 func extensions(a *app) []func(web.Router) {
 	return []func(web.Router){
 		func(r web.Router) { r.Handle("/metrics", a.metrics.Handler()) },
+		// The MCP tools, inside the router so the portal's access rules
+		// (identity header, allow-list, body limit, CSRF) apply to them too.
+		func(r web.Router) { r.Handle("/mcp", mcpHandler(a)) },
 	}
+}
+
+// mcpHandler serves the tools over streamable HTTP. Behind a sign-in proxy
+// requests reach the loopback address under the portal's public name, which
+// the SDK's DNS-rebinding guard would refuse; the required identity header
+// does that guard's job there.
+func mcpHandler(a *app) http.Handler {
+	s := mcp.NewServer(a.loader, mcp.Options{Version: version(), Log: a.log, Metrics: a.metrics})
+	return mcp.Handler(s, mcp.HTTPOptions{BehindProxy: a.cfg.AuthHeader != ""})
 }
