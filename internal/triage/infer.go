@@ -18,7 +18,15 @@ func (c *Catalog) inferAnswers(best RouteMatch, hits []hit) map[string]Answer {
 	}
 	ev := evidence(hits)
 	out := map[string]Answer{}
-	for q, choice := range c.dominators(root.Start, target.ID) {
+	dom := c.dominators(root.Start, target.ID)
+	if len(dom) == 0 {
+		// The outcome is reachable from several symptoms (a Pending GPU pod
+		// can also be reached from "GPU missing"). The route's own tree
+		// still decides: take the answers on every path from that tree's
+		// start, and the root answer that enters the tree.
+		dom = c.treeDominators(root, target)
+	}
+	for q, choice := range dom {
 		out[q] = Answer{Value: choice, Known: true, Evidence: ev, Note: "implied by the pasted text (" + best.Route + ")"}
 	}
 	for _, h := range hits {
@@ -80,4 +88,26 @@ func (c *Catalog) dominators(start, target string) map[string]string {
 	}
 	d, _ := dom(target)
 	return d
+}
+
+// treeDominators is dominators within the tree that holds target, plus the
+// root chooser's answer that leads to that tree's start.
+func (c *Catalog) treeDominators(root *Tree, target *Node) map[string]string {
+	t, ok := c.trees[target.Tree]
+	if !ok || t.Root {
+		return nil
+	}
+	dom := c.dominators(t.Start, target.ID)
+	if dom == nil {
+		return nil
+	}
+	if start, ok := c.nodes[root.Start]; ok {
+		for _, ch := range start.Choices {
+			if ch.Next == t.Start {
+				dom[start.ID] = ch.ID
+				break
+			}
+		}
+	}
+	return dom
 }

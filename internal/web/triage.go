@@ -191,11 +191,35 @@ func (s *Server) handleTriagePaste(w http.ResponseWriter, r *http.Request) error
 			Confidence: int(rt.Confidence*100 + 0.5), Evidence: evidenceLines(rt.Evidence)})
 	}
 	if len(res.Routes) > 0 {
-		root := cat.Root()
-		if walk, err := cat.Walk(triage.State{Tree: root.ID}, triage.Hints{Paste: res.Answers}); err == nil {
-			pv.ContinueHref = triageHref(walk.State())
+		if st, ok := furthestWalk(cat, res.Answers); ok {
+			pv.ContinueHref = triageHref(st)
 		}
 	}
 	s.observeTriage(res)
 	return s.renderTriageStart(w, r, c, cat, text, pv, http.StatusOK)
+}
+
+// furthestWalk lands a paste as deep in the trees as its answers reach. When
+// the paste says nothing about the first question (which symptom), each
+// symptom is tried as an inferred answer and the one that lets the most
+// hinted questions answer themselves wins.
+func furthestWalk(cat *triage.Catalog, hints map[string]triage.Answer) (triage.State, bool) {
+	root := cat.Root()
+	h := triage.Hints{Paste: hints}
+	best, err := cat.Walk(triage.State{Tree: root.ID}, h)
+	if err != nil {
+		return triage.State{}, false
+	}
+	if len(best.Steps) == 0 {
+		if start, ok := cat.Node(root.Start); ok && !start.IsOutcome() {
+			for _, ch := range start.Choices {
+				st := triage.State{Tree: root.ID, Answers: []triage.Given{{Question: start.ID, Choice: ch.ID, Inferred: true}}}
+				w, err := cat.Walk(st, h)
+				if err == nil && len(w.Steps) > len(best.Steps) && (len(w.Steps) > 1 || w.Node.IsOutcome()) {
+					best = w
+				}
+			}
+		}
+	}
+	return best.State(), true
 }
