@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -36,14 +35,8 @@ func runExport(ctx context.Context, args []string, getenv func(string) string, s
 		fmt.Fprint(stderr, exportUsage)
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
-		return exitCode(2)
-	}
-	if fl.NArg() > 0 {
-		return fmt.Errorf("export: unexpected argument %q (filters are flags, e.g. --domain gpu)", fl.Arg(0))
+	if err := parseFlags(fl, args); err != nil {
+		return err
 	}
 	if *format != "json" && *format != "csv" {
 		return fmt.Errorf("export: --format must be json or csv, not %q", *format)

@@ -12,6 +12,7 @@ import (
 
 	deflib "casebook/library"
 
+	"casebook/internal/cluster"
 	"casebook/internal/content"
 	"casebook/internal/mcp"
 )
@@ -20,13 +21,36 @@ import (
 // starts Casebook as a local MCP server. Standard output carries the
 // protocol and nothing else; logs go to standard error.
 func runMCP(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
-	cfg, err := parseLibraryConfig("mcp", mcpUsage, "info", args, getenv, stderr)
-	if err != nil {
+	var cfg config
+	var live liveFlags
+	fl := &flagSet{FlagSet: flag.NewFlagSet("mcp", flag.ContinueOnError), getenv: getenv}
+	fl.SetOutput(stderr)
+	libraryFlags(fl, &cfg, "info")
+	live.register(fl)
+	fl.Usage = func() {
+		fmt.Fprint(stderr, mcpUsage)
+		fl.PrintDefaults()
+	}
+	if err := parseFlags(fl, args); err != nil {
+		return err
+	}
+	if err := checkLibraryConfig(cfg); err != nil {
 		return err
 	}
 	log := newLogger(cfg, stderr)
 	loader := content.NewLoader(libraryFS(cfg), cfg.Data, log, builders(cfg.Data, log)...)
 	defer loader.Close()
+	opts := mcp.Options{Version: version(), Log: log}
+	if live.on {
+		// Connecting reads the kubeconfig only, so a bad one fails here,
+		// before the library load.
+		r, err := cluster.Connect(live.options())
+		if err != nil {
+			return fmt.Errorf("mcp: --live: %w", err)
+		}
+		opts.Pods = livePods{cluster: r, src: loader}
+		log.Info("live triage on: triage_pod reads the cluster read-only", "context", live.context, "namespaces", live.namespaces)
+	}
 	// The library loads before the first message is read, so no tool call
 	// ever meets an empty server; a cold start takes a second or two.
 	if _, err := loader.Load(ctx); err != nil {
@@ -37,40 +61,51 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	if cfg.Library != "" {
 		go watchLibrary(ctx, cfg.Library, loader, log)
 	}
-	s := mcp.NewServer(loader, mcp.Options{Version: version(), Log: log})
-	return mcp.ServeIO(ctx, s, stdin, stdout)
+	return mcp.ServeIO(ctx, mcp.NewServer(loader, opts), stdin, stdout)
+}
+
+// liveFlags turn on triage_pod against the cluster of a kubeconfig, with
+// the same choices as "casebook triage".
+type liveFlags struct {
+	on                              bool
+	kubeconfig, context, namespaces string
+	readLogs                        bool
+}
+
+func (l *liveFlags) register(fl *flagSet) {
+	fl.boolean(&l.on, "live", false, "offer the triage_pod tool, which reads the cluster read-only (see deploy/rbac-readonly.yaml)")
+	fl.str(&l.kubeconfig, "kubeconfig", "", "with --live: kubeconfig file (default: $KUBECONFIG, ~/.kube/config, or in-cluster)")
+	fl.str(&l.context, "context", "", "with --live: kubeconfig context (default: the current one)")
+	fl.str(&l.namespaces, "namespaces", "", "with --live: comma-separated namespaces that may be triaged (default: any)")
+	fl.boolean(&l.readLogs, "read-logs", false, "with --live: read previous container logs (needs get pods/log)")
+}
+
+func (l *liveFlags) options() cluster.Options {
+	return cluster.Options{Kubeconfig: l.kubeconfig, Context: l.context, Namespaces: splitList(l.namespaces), ReadLogs: l.readLogs}
 }
 
 const mcpUsage = `Usage: casebook mcp [flags]
 
 Serves Casebook's read-only tools to an AI assistant over the Model Context
 Protocol on standard input and output. The same tools answer at /mcp on a
-running portal (streamable HTTP). Logs go to standard error.
+running portal (streamable HTTP). Logs go to standard error. With --live,
+the triage_pod tool reads your current kubeconfig context, read-only.
 
 Flags:
 `
 
-// parseLibraryConfig reads the flags the one-shot commands share with serve:
-// which library, where its derived data lives, and logging.
-func parseLibraryConfig(name, usage, logLevel string, args []string, getenv func(string) string, stderr io.Writer) (config, error) {
-	var c config
-	fl := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), getenv: getenv}
-	fl.SetOutput(stderr)
-	libraryFlags(fl, &c, logLevel)
-	fl.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fl.PrintDefaults()
-	}
+// parseFlags parses a command's flags; it takes no arguments besides them.
+func parseFlags(fl *flagSet, args []string) error {
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return c, errHelp
+			return errHelp
 		}
-		return c, exitCode(2)
+		return exitCode(2)
 	}
 	if fl.NArg() > 0 {
-		return c, fmt.Errorf("%s: unexpected argument %q", name, fl.Arg(0))
+		return fmt.Errorf("%s: unexpected argument %q", fl.Name(), fl.Arg(0))
 	}
-	return c, checkLibraryConfig(c)
+	return nil
 }
 
 // libraryFlags registers --library, --data and the log flags with the same

@@ -18,7 +18,6 @@ import (
 	"casebook/internal/library"
 	"casebook/internal/mcp"
 	"casebook/internal/search"
-	"casebook/internal/triage"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -62,7 +61,8 @@ func (f *fakePods) TriagePod(_ context.Context, req mcp.PodRequest) (*mcp.PodRes
 		return nil, errors.New("namespace kube-system is not in the live-triage allow-list")
 	}
 	return &mcp.PodResult{Route: "pending/insufficient-resources", Playbook: "pod-pending", Section: "cause-a-insufficient-resources",
-		Evidence: []triage.Evidence{{Signal: "sched-insufficient-accelerator", Text: "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."}}}, nil
+		Steps: []mcp.PodStep{{Question: "What does the newest FailedScheduling event say?", Answer: "insufficient",
+			Evidence: []string{"Event FailedScheduling: 0/3 nodes are available: 3 Insufficient nvidia.com/gpu."}}}}, nil
 }
 
 // connect starts a client session on transport t.

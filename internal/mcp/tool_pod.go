@@ -8,7 +8,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"casebook/internal/content"
-	"casebook/internal/triage"
 )
 
 // PodTriager runs the triage wizard against a live pod, read-only: the hook
@@ -30,15 +29,33 @@ type PodRequest struct {
 	Header http.Header
 }
 
-// PodResult is where the walk over the cluster's evidence ended.
+// PodResult is where the walk over the cluster's evidence ended: a route
+// with its playbook section, or the question the cluster could not answer.
 type PodResult struct {
-	Route      string            `json:"route" jsonschema:"the route reached, e.g. pending/insufficient-resources; empty when the cluster could not decide"`
-	Playbook   string            `json:"playbook,omitempty"`
-	Section    string            `json:"section,omitempty"`
-	Diagnosis  string            `json:"diagnosis,omitempty"`
-	Evidence   []triage.Evidence `json:"evidence" jsonschema:"what was read from the cluster that supports the route"`
-	Steps      []string          `json:"steps,omitempty" jsonschema:"the questions the cluster answered, in order, with the answers"`
-	Unanswered []string          `json:"unanswered,omitempty" jsonschema:"questions the cluster could not answer; ask the user"`
+	Route      string    `json:"route" jsonschema:"the route reached, e.g. pending/insufficient-resources; empty when the walk stopped at a question"`
+	Playbook   string    `json:"playbook,omitempty"`
+	Section    string    `json:"section,omitempty"`
+	Diagnosis  string    `json:"diagnosis,omitempty"`
+	Steps      []PodStep `json:"steps" jsonschema:"the questions the cluster answered, in order, with the evidence it read"`
+	Ask        *PodAsk   `json:"ask,omitempty" jsonschema:"the question the walk stopped at because the cluster could not answer it; ask the user"`
+	ReadErrors []string  `json:"read_errors,omitempty" jsonschema:"reads that failed, with the permission each needed"`
+}
+
+// PodStep is one question answered from the cluster.
+type PodStep struct {
+	Question string   `json:"question"`
+	Answer   string   `json:"answer"`
+	Note     string   `json:"note,omitempty"`
+	Evidence []string `json:"evidence,omitempty"`
+}
+
+// PodAsk is a question left for the person, with the command that shows
+// the answer.
+type PodAsk struct {
+	Question string   `json:"question"`
+	Command  string   `json:"command,omitempty"`
+	Why      string   `json:"why,omitempty" jsonschema:"why the cluster could not answer it"`
+	Choices  []string `json:"choices"`
 }
 
 // PodInput names a pod.
@@ -85,8 +102,8 @@ func (t *tools) pod(ctx context.Context, _ *content.Content, req *sdk.CallToolRe
 		return PodOutput{}, &argError{err.Error()}
 	}
 	out := PodOutput{PodResult: *res}
-	if out.Evidence == nil {
-		out.Evidence = []triage.Evidence{}
+	if out.Steps == nil {
+		out.Steps = []PodStep{}
 	}
 	if res.Playbook != "" {
 		out.URL = "/playbooks/" + res.Playbook
