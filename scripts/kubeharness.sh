@@ -37,8 +37,10 @@ build() {
 	local pkg="k8s.io/component-base/version"
 	local ldflags="-s -w -X $pkg.gitVersion=$k8s_version -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean"
 	echo "kubeharness: building $bin (takes several minutes the first time)" >&2
-	(cd "$src" && go build -trimpath -ldflags "$ldflags" -o "$bin.tmp" .)
-	mv "$bin.tmp" "$bin"
+	# A unique temporary name: two test runs may build at the same time.
+	local tmp="$bin.tmp.$$"
+	(cd "$src" && go build -trimpath -ldflags "$ldflags" -o "$tmp" .)
+	mv -f "$tmp" "$bin"
 	echo "$bin"
 }
 

@@ -138,8 +138,10 @@ func TestLiveTriage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep.Route != "" || rep.Ask == nil || rep.Ask.Question != "pending-gpu-present" || !strings.Contains(rep.Ask.Why, "needs list nodes") {
-			t.Fatalf("want the question pending-gpu-present naming the permission; got route %q ask %+v", rep.Route, rep.Ask)
+		// Without the nodes, a message that lists several reasons cannot
+		// be pinned on one: the person is asked, and told what to grant.
+		if rep.Route != "" || rep.Ask == nil || !strings.Contains(rep.Ask.Why, "needs list nodes") {
+			t.Fatalf("want a question naming the permission; got route %q ask %+v", rep.Route, rep.Ask)
 		}
 	})
 }

@@ -170,9 +170,9 @@ func schedulerMessage(s *Snapshot, cat *triage.Catalog) Result {
 	if !ok {
 		return s.unknown("no FailedScheduling event or PodScheduled message yet", "list events")
 	}
-	value := classifyScheduler(msg, cat)
+	value, note := s.pendingReason(msg, cat)
 	if value == "" {
-		return Result{Note: "the scheduler's message matches no known reason", Evidence: []Evidence{ev}}
+		return Result{Note: note, Evidence: []Evidence{ev}}
 	}
 	out := []Evidence{ev}
 	switch value {
@@ -189,7 +189,7 @@ func schedulerMessage(s *Snapshot, cat *triage.Catalog) Result {
 	case "dra":
 		out = append(out, s.claimEvidence()...)
 	}
-	return known(value, "read from the scheduler's message", out...)
+	return known(value, note, out...)
 }
 
 // classifyScheduler maps a scheduler message to a pending-reason answer

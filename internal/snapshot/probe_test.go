@@ -66,6 +66,8 @@ func TestProbes(t *testing.T) {
 		{"mig.json", "gpu-node-health", "healthy", nil},
 		{"forbidden.json", "scheduler-message", "taint", []string{"status.conditions[PodScheduled].message", "needs list nodes"}},
 		{"forbidden.json", "gpu-allocatable", "", nil},
+		{"mixed.json", "scheduler-message", "insufficient", []string{"node/gpu-1 nvidia.com/gpu: allocatable 4", "no single node has 4 free"}},
+		{"mixed-forbidden.json", "scheduler-message", "", nil},
 		{"taint.json", "cpu-throttling", "", nil},
 		{"taint.json", "previous-log", "", nil},
 	}
@@ -124,6 +126,8 @@ func TestWalkRoutes(t *testing.T) {
 		{"gpu-lost-logs.json", "gpu/device-plugin", ""},
 		{"plugin-notready.json", "gpu/device-plugin", ""},
 		{"mig.json", "gpu/operator-policy", ""},
+		{"mixed.json", "pending/insufficient-resources", ""},
+		{"mixed-forbidden.json", "", "pending-reason"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

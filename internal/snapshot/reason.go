@@ -1,0 +1,130 @@
+package snapshot
+
+import (
+	"fmt"
+	"strings"
+
+	"casebook/internal/triage"
+)
+
+// pendingReason decides which reason of a scheduler message applies to
+// this pod. The message counts every node once, under the first filter it
+// fails, in the scheduler's order (cordon, taints, then node affinity, then
+// resources): a GPU pod's message lists the CPU nodes' taints and the
+// cordoned node next to the real blocker. So the reason is judged on the
+// nodes the pod is meant for when the nodes were read, and taken from the
+// message alone only when it names a single kind of reason.
+func (s *Snapshot) pendingReason(msg string, cat *triage.Catalog) (string, string) {
+	cv := classifyScheduler(msg, cat)
+	switch cv {
+	case "volume", "dra", "quota":
+		// PreFilter messages stand for every node.
+		return cv, "read from the scheduler's message"
+	}
+	if len(s.Nodes) > 0 && s.Pod != nil {
+		if v, n := s.targetReason(); v != "" {
+			return v, fmt.Sprintf("judged on the %d node(s) the pod is meant for", n)
+		}
+	}
+	if kinds := messageKinds(msg); len(kinds) > 1 {
+		note := "the message lists several reasons (" + strings.Join(kinds, ", ") + ") and only the nodes tell which blocks this pod"
+		if e, ok := s.ReadFailed("list nodes"); ok {
+			note += fmt.Sprintf("; could not %s (%s); needs %s", e.What, e.Kind, e.Permission)
+		}
+		return "", note
+	}
+	if cv == "" {
+		return "", "the scheduler's message matches no known reason"
+	}
+	return cv, "read from the scheduler's message"
+}
+
+// targetReason is the reason most of the targeted nodes refuse the pod,
+// checked in the scheduler's filter order; "selector" when no node is
+// targeted at all. It returns "" when every targeted node looks fine (the
+// message may be older than the last change).
+func (s *Snapshot) targetReason() (string, int) {
+	targets := s.targetNodes()
+	if len(targets) == 0 {
+		return "selector", 0
+	}
+	count := map[string]int{}
+	for _, n := range targets {
+		if r := s.nodeReason(n); r != "" {
+			count[r]++
+		}
+	}
+	best := ""
+	for _, r := range []string{"unschedulable", "taint", "insufficient"} {
+		if count[r] > count[best] {
+			best = r
+		}
+	}
+	return best, len(targets)
+}
+
+// nodeReason says why one node refuses the pod, as far as the snapshot
+// shows: cordoned or NotReady, an untolerated taint, or too little room.
+func (s *Snapshot) nodeReason(n *Node) string {
+	tols := s.Pod.Tolerations
+	if n.Unschedulable && len(UntoleratedTaints([]Taint{{Key: "node.kubernetes.io/unschedulable", Effect: "NoSchedule"}}, tols)) > 0 {
+		return "unschedulable"
+	}
+	if bad := UntoleratedTaints(n.Taints, tols); len(bad) > 0 {
+		for _, t := range bad {
+			if !strings.HasPrefix(t.Key, "node.kubernetes.io/") && !strings.HasPrefix(t.Key, "node.cloudprovider.kubernetes.io/") {
+				return "taint"
+			}
+		}
+		// Only the node lifecycle's own taints: NotReady, pressure.
+		return "unschedulable"
+	}
+	if ready, ok := n.Ready(); ok && !ready {
+		return "unschedulable"
+	}
+	for name, q := range s.Pod.Requests() {
+		want := q.Value()
+		if want <= 0 {
+			continue
+		}
+		if free, ok := n.Free(name); ok && free.Value() < want {
+			return "insufficient"
+		}
+		if n.Allocatable[name].Value() < want && (IsExtended(name) || len(n.Allocatable) > 0) {
+			return "insufficient"
+		}
+	}
+	return ""
+}
+
+// messageKinds lists the distinct pending reasons a scheduler message
+// names, leaving out node affinity when anything else is listed (it only
+// describes nodes the pod never targeted).
+func messageKinds(msg string) []string {
+	head := msg
+	if i := strings.Index(strings.ToLower(head), "preemption:"); i >= 0 {
+		head = head[:i]
+	}
+	if i := strings.Index(head, ":"); i >= 0 {
+		head = head[i+1:]
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, part := range strings.Split(head, ", ") {
+		v := classifyScheduler(part, nil)
+		if v != "" && !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	if len(out) > 1 && seen["selector"] {
+		kept := out[:0]
+		for _, v := range out {
+			if v != "selector" {
+				kept = append(kept, v)
+			}
+		}
+		out = kept
+	}
+	return out
+}
