@@ -27,6 +27,12 @@ type config struct {
 	AllowDomains    string
 	RestrictReads   bool
 	RateLimit       int
+	Kubeconfig      string
+	KubeContext     string
+	InCluster       bool
+	Namespaces      string
+	ReadLogs        bool
+	ClusterTimeout  time.Duration
 }
 
 // flagEnv registers a string flag and remembers its variable for --help.
@@ -105,6 +111,14 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.str(&c.AllowDomains, "allow-domains", "", "comma-separated e-mail domains allowed like --allow-users")
 	fs.boolean(&c.RestrictReads, "restrict-reads", false, "apply the allow-list to every page, not only live triage")
 	if err := fs.integer(&c.RateLimit, "rate-limit", 60, "classify and live-triage requests per client per minute"); err != nil {
+		return c, err
+	}
+	fs.str(&c.Kubeconfig, "kubeconfig", "", "enable live triage with this kubeconfig (read-only use; see deploy/rbac-readonly.yaml)")
+	fs.str(&c.KubeContext, "context", "", "kubeconfig context for live triage (default: the current one)")
+	fs.boolean(&c.InCluster, "in-cluster", false, "enable live triage with client-go's standard loading rules: $KUBECONFIG, ~/.kube/config, or the pod's service account")
+	fs.str(&c.Namespaces, "namespaces", "", "comma-separated namespaces portal users may inspect with live triage (default: any)")
+	fs.boolean(&c.ReadLogs, "read-logs", false, "let live triage read previous container logs (needs get pods/log)")
+	if err := fs.duration(&c.ClusterTimeout, "cluster-timeout", 10*time.Second, "bound on reading the cluster for one live-triage page"); err != nil {
 		return c, err
 	}
 	if err := fs.duration(&c.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to wait for requests in flight on SIGTERM"); err != nil {

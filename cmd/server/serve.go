@@ -50,13 +50,14 @@ func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
 	loader := content.NewLoader(fsys, cfg.Data, log, builders(cfg.Data, log)...)
 	loader.OnLoad = m.LibraryLoad
 	a := &app{cfg: cfg, log: log, loader: loader, metrics: m, fsys: fsys}
+	cc := clusterConfig(cfg, log)
 	var staticFS fs.FS
 	if cfg.Dev {
 		staticFS = os.DirFS("web/static")
 	}
 	handler := web.New(web.Deps{Content: loader, Log: log, Static: staticFS, Version: version(), Metrics: m, Extensions: extensions(a),
 		Access: web.Access{Header: cfg.AuthHeader, Users: splitList(cfg.AllowUsers), Domains: splitList(cfg.AllowDomains),
-			RestrictReads: cfg.RestrictReads, RateLimit: cfg.RateLimit}})
+			RestrictReads: cfg.RestrictReads, RateLimit: cfg.RateLimit}, Cluster: cc})
 	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	return a, nil

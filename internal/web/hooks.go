@@ -1,11 +1,6 @@
 package web
 
-import (
-	"net/http"
-	"time"
-
-	"casebook/web/templates"
-)
+import "time"
 
 // Metrics receives the events the portal counts. cmd/server passes a
 // Prometheus implementation; nil records nothing.
@@ -14,9 +9,3 @@ type Metrics interface {
 	TriageOutcome(route, via string)
 	SearchLatency(seconds float64)
 }
-
-// clusterUI is the live-cluster part of the wizard; nil when no cluster is
-// configured.
-type clusterUI struct{}
-
-func (c *clusterUI) form(r *http.Request) *templates.ClusterForm { return nil }

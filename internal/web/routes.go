@@ -32,6 +32,9 @@ func (s *Server) routes(ext []func(Router)) http.Handler {
 	r.Get("/triage", s.adapt(s.handleTriage))
 	r.Post("/triage", s.adapt(s.rateLimited(s.handleTriagePaste)))
 	r.Get("/triage/writeup", s.adapt(s.handleWriteup))
+	r.Get("/triage/cluster", s.adapt(s.rateLimited(s.handleClusterTriage)))
+	r.Get("/triage/cluster/snapshot.json", s.adapt(s.rateLimited(s.handleSnapshotDownload)))
+	r.Post("/triage/snapshot", s.adapt(s.rateLimited(s.handleSnapshotUpload)))
 
 	r.Route("/api", func(r chi.Router) {
 		r.Get("/incidents", s.adapt(s.handleAPIIncidents))

@@ -29,6 +29,7 @@ type Deps struct {
 	Version string
 	Metrics Metrics // nil records nothing
 	Access  Access
+	Cluster ClusterConfig
 	// Extensions add routes owned by other features (triage, MCP, metrics).
 	Extensions []func(r Router)
 }
@@ -52,7 +53,7 @@ func New(d Deps) http.Handler {
 		fsys = static.FS
 	}
 	s := &Server{content: d.Content, log: d.Log, assets: static.NewAssets(fsys), version: d.Version, metrics: d.Metrics,
-		access: d.Access, limiter: newLimiter(d.Access.RateLimit)}
+		access: d.Access, limiter: newLimiter(d.Access.RateLimit), cluster: newClusterUI(d.Cluster)}
 	return s.routes(d.Extensions)
 }
 

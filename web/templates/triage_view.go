@@ -4,18 +4,25 @@ package templates
 // a question, or an outcome.
 type TriagePage struct {
 	Chrome
-	TreeTitle   string
-	Start       []Link // first screen: the symptoms to pick from
-	StartText   string
-	Paste       string
-	PasteResult *PasteView
-	Crumbs      []Crumb
-	Question    *QuestionView
-	Outcome     *OutcomeView
-	BackHref    string
-	RestartHref string
-	Notices     []string
-	Cluster     *ClusterForm
+	TreeTitle    string
+	Start        []Link // first screen: the symptoms to pick from
+	StartText    string
+	Paste        string
+	PasteResult  *PasteView
+	Crumbs       []Crumb
+	Question     *QuestionView
+	Outcome      *OutcomeView
+	BackHref     string
+	RestartHref  string
+	Notices      []string
+	Cluster      *ClusterForm
+	Scan         []ScanRow
+	SnapshotHref string
+}
+
+// ScanRow is one troubled pod of a namespace scan.
+type ScanRow struct {
+	Target, Href, Route, Diagnosis string
 }
 
 // PasteView is what the classifier found in a paste.

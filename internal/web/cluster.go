@@ -1,0 +1,394 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"casebook/internal/content"
+	"casebook/internal/snapshot"
+	"casebook/internal/triage"
+	"casebook/web/templates"
+)
+
+// ClusterReader reads one pod's (or a namespace's) triage snapshot,
+// read-only. internal/cluster implements it; nil means no cluster is
+// configured and the wizard asks instead.
+type ClusterReader interface {
+	Collect(ctx context.Context, namespace, target string) (*snapshot.Snapshot, error)
+	Scan(ctx context.Context, namespace string) (*snapshot.Scan, error)
+}
+
+// ClusterConfig is the live-triage part of Deps.
+type ClusterConfig struct {
+	Reader     ClusterReader // nil: no cluster configured
+	Namespaces []string      // the allow-list offered in the picker (empty: any)
+	Timeout    time.Duration // bound on one page's collection
+	Note       string        // shown when Reader is nil (why live triage is off)
+}
+
+// clusterUI holds the live-triage configuration.
+type clusterUI struct{ ClusterConfig }
+
+func newClusterUI(c ClusterConfig) *clusterUI {
+	if c.Timeout <= 0 {
+		c.Timeout = 10 * time.Second
+	}
+	return &clusterUI{c}
+}
+
+func (c *clusterUI) form(r *http.Request) *templates.ClusterForm {
+	f := &templates.ClusterForm{Enabled: c.Reader != nil, Namespaces: c.Namespaces, Namespace: r.URL.Query().Get("namespace"), Message: c.Note}
+	if f.Enabled && len(c.Namespaces) > 0 {
+		f.Message = "Namespaces you may inspect: " + strings.Join(c.Namespaces, ", ")
+	}
+	return f
+}
+
+var k8sName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$`)
+
+// clusterParams validates the namespace and target of a live triage.
+func clusterParams(q url.Values) (ns, target string, err error) {
+	ns, target = strings.TrimSpace(q.Get("namespace")), strings.TrimSpace(q.Get("pod"))
+	if !k8sName.MatchString(ns) || len(ns) > 63 {
+		return "", "", badRequest{fmt.Sprintf("invalid namespace %q", ns)}
+	}
+	if target != "" {
+		name := target
+		if kind, n, ok := strings.Cut(target, "/"); ok {
+			switch strings.ToLower(kind) {
+			case "pod", "deployment", "replicaset", "statefulset", "job":
+			default:
+				return "", "", badRequest{fmt.Sprintf("invalid target %q: want POD or deployment|replicaset|statefulset|job/NAME", target)}
+			}
+			name = n
+		}
+		if !k8sName.MatchString(name) {
+			return "", "", badRequest{fmt.Sprintf("invalid pod name %q", name)}
+		}
+	}
+	return ns, target, nil
+}
+
+func (s *Server) liveReader() (*clusterUI, error) {
+	if s.cluster == nil || s.cluster.Reader == nil {
+		return nil, &httpError{http.StatusNotFound, "live triage is not configured on this server; paste an error or upload a snapshot instead"}
+	}
+	return s.cluster, nil
+}
+
+// collectErr turns a collection failure into a page message: a namespace
+// outside the allow-list is 403, a dead cluster is 503 with what happened.
+func collectErr(err error) error {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "not allowed") || strings.Contains(msg, "allow-list"):
+		return &httpError{http.StatusForbidden, msg}
+	case strings.Contains(msg, "not found"):
+		return &httpError{http.StatusNotFound, msg}
+	}
+	return &httpError{http.StatusServiceUnavailable, "could not read the cluster: " + msg + "; answer the questions instead at /triage"}
+}
+
+// handleClusterTriage reads a pod from the cluster and shows the wizard with
+// every question the cluster could answer answered, with its evidence. The
+// URL carries only the person's own answers (a= and ask=), so each step
+// re-reads the cluster and the evidence stays current.
+func (s *Server) handleClusterTriage(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	cat, err := triageCatalog(c)
+	if err != nil {
+		return err
+	}
+	cu, err := s.liveReader()
+	if err != nil {
+		return err
+	}
+	if err := s.requireTriageAccess(r); err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	ns, target, err := clusterParams(q)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), cu.Timeout)
+	defer cancel()
+	if target == "" {
+		return s.renderScan(w, r, c, cat, cu, ctx, ns)
+	}
+	snap, err := cu.Reader.Collect(ctx, ns, target)
+	if err != nil {
+		s.observeClusterError(err)
+		return collectErr(err)
+	}
+	st, err := triage.ParseState(cat.Root().ID, q.Get("a"))
+	if err != nil {
+		return badRequest{err.Error()}
+	}
+	base := url.Values{"namespace": {ns}, "pod": {target}}
+	p, err := s.probedWalkPage(r, c, cat, snap, st, q.Get("ask"), func(next triage.State, ask string) string {
+		v := url.Values{"namespace": base["namespace"], "pod": base["pod"]}
+		if a := next.Encode(); a != "" {
+			v.Set("a", a)
+		}
+		if ask != "" {
+			v.Set("ask", ask)
+		}
+		return "/triage/cluster?" + v.Encode()
+	})
+	if err != nil {
+		return err
+	}
+	p.SnapshotHref = "/triage/cluster/snapshot.json?" + base.Encode()
+	return render(r.Context(), w, http.StatusOK, templates.TriageView(p))
+}
+
+// askOverride hides one probe so the person can override its answer.
+type askOverride struct {
+	p    triage.Prober
+	skip string
+}
+
+func (a askOverride) Probe(name string) triage.Answer {
+	if name == a.skip {
+		return triage.Answer{}
+	}
+	return a.p.Probe(name)
+}
+
+// probedWalkPage walks with the snapshot answering what it can. link builds
+// the URL of a next state (person answers only) and of an override.
+func (s *Server) probedWalkPage(r *http.Request, c *content.Content, cat *triage.Catalog, snap *snapshot.Snapshot, st triage.State, ask string,
+	link func(next triage.State, ask string) string) (templates.TriagePage, error) {
+	prober := snapshot.NewProber(snap, cat)
+	var hints triage.Prober = prober
+	if ask != "" {
+		if n, ok := cat.Node(ask); ok && n.Probe != "" {
+			hints = askOverride{p: prober, skip: n.Probe}
+		}
+	}
+	walk, err := cat.Walk(st, triage.Hints{Cluster: hints})
+	if err != nil {
+		var se *triage.StateError
+		if errors.As(err, &se) {
+			return templates.TriagePage{}, badRequest{err.Error()}
+		}
+		return templates.TriagePage{}, err
+	}
+	var notices []string
+	for _, e := range snap.ReadErrors {
+		notices = append(notices, fmt.Sprintf("Could not read %s (%s); the questions that need it are asked instead. Missing permission: %s.", e.What, e.Kind, e.Permission))
+	}
+	p, err := s.walkPage(r, c, cat, walk, notices)
+	if err != nil {
+		return p, err
+	}
+	p.Chrome.Title = "Triage: " + snap.Target.String()
+	p.TreeTitle = "Live triage of " + snap.Target.String()
+	// Rebuild the links: keep only the person's own answers so probes
+	// answer afresh on the next page.
+	person := triage.State{Tree: st.Tree}
+	for i, step := range walk.Steps {
+		before := person
+		if step.Source == triage.SourcePerson {
+			person.Answers = append(person.Answers, triage.Given{Question: step.Node.ID, Choice: step.Choice.ID})
+		}
+		p.Crumbs[i].ChangeHref = link(before, step.Node.ID)
+	}
+	p.BackHref, p.RestartHref = "", "/triage"
+	if p.Question != nil {
+		for i, ch := range walk.Node.Choices {
+			p.Question.Answers[i].Href = link(person.With(walk.Node.ID, ch.ID), "")
+		}
+		if walk.Node.Probe != "" {
+			if a := prober.Probe(walk.Node.Probe); !a.Known && a.Note != "" {
+				p.Question.Unknown = "The cluster could not answer this: " + a.Note
+			}
+		}
+	}
+	if p.Outcome != nil && s.metrics != nil {
+		s.metrics.TriageOutcome(p.Outcome.Route, "cluster")
+	}
+	return p, nil
+}
+
+// renderScan lists the troubled pods of a namespace with where each lands.
+func (s *Server) renderScan(w http.ResponseWriter, r *http.Request, c *content.Content, cat *triage.Catalog, cu *clusterUI, ctx context.Context, ns string) error {
+	sc, err := cu.Reader.Scan(ctx, ns)
+	if err != nil {
+		s.observeClusterError(err)
+		return collectErr(err)
+	}
+	p := templates.TriagePage{Chrome: s.chrome(c, "Scan of "+ns, "triage", ""), TreeTitle: "Troubled pods in " + ns, RestartHref: "/triage"}
+	for _, e := range sc.ReadErrors {
+		p.Notices = append(p.Notices, fmt.Sprintf("Could not read %s (%s); missing permission: %s.", e.What, e.Kind, e.Permission))
+	}
+	if sc.Truncated {
+		p.Notices = append(p.Notices, "Only the first troubled pods were read; narrow the namespace or triage pods one by one.")
+	}
+	for i := range sc.Snapshots {
+		rep, err := snapshot.Triage(cat, &sc.Snapshots[i])
+		if err != nil {
+			return err
+		}
+		row := templates.ScanRow{Target: rep.Target.String(), Href: "/triage/cluster?" + url.Values{"namespace": {ns}, "pod": {targetParam(rep.Target)}}.Encode(),
+			Route: rep.Route, Diagnosis: rep.Diagnosis}
+		if rep.Ask != nil {
+			row.Diagnosis = "Needs an answer: " + rep.Ask.Text
+		}
+		p.Scan = append(p.Scan, row)
+	}
+	if len(p.Scan) == 0 {
+		p.Notices = append(p.Notices, "No troubled pods (Pending, CrashLoopBackOff, OOMKilled, Evicted or not Ready) in "+ns+".")
+	}
+	return render(r.Context(), w, http.StatusOK, templates.TriageView(p))
+}
+
+func targetParam(t snapshot.Target) string {
+	if t.Kind == "" || t.Kind == "Pod" {
+		return t.Name
+	}
+	return strings.ToLower(t.Kind) + "/" + t.Name
+}
+
+// handleSnapshotDownload returns what the cluster read for a pod as JSON, so
+// it can be triaged later or elsewhere (casebook triage --snapshot, or the
+// upload on /triage).
+func (s *Server) handleSnapshotDownload(w http.ResponseWriter, r *http.Request) error {
+	cu, err := s.liveReader()
+	if err != nil {
+		return err
+	}
+	if err := s.requireTriageAccess(r); err != nil {
+		return err
+	}
+	ns, target, err := clusterParams(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), cu.Timeout)
+	defer cancel()
+	var v any
+	name := ns
+	if target == "" {
+		sc, err := cu.Reader.Scan(ctx, ns)
+		if err != nil {
+			return collectErr(err)
+		}
+		v = sc
+	} else {
+		snap, err := cu.Reader.Collect(ctx, ns, target)
+		if err != nil {
+			return collectErr(err)
+		}
+		v, name = snap, ns+"-"+strings.ReplaceAll(target, "/", "-")
+	}
+	var buf bytes.Buffer
+	if err := snapshot.Encode(&buf, v); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Disposition", `attachment; filename="casebook-snapshot-`+name+`.json"`)
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+// handleSnapshotUpload triages an uploaded snapshot file: the air-gapped
+// path. A malformed file is a 400 that says what is wrong with it.
+func (s *Server) handleSnapshotUpload(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	cat, err := triageCatalog(c)
+	if err != nil {
+		return err
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, 16<<20)
+	var data io.Reader
+	if ct := r.Header.Get("Content-Type"); strings.HasPrefix(ct, "multipart/form-data") {
+		f, _, err := r.FormFile("snapshot")
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return &httpError{http.StatusRequestEntityTooLarge, "snapshot larger than 16 MiB"}
+			}
+			return badRequest{"no snapshot file in the form (field \"snapshot\"): " + err.Error()}
+		}
+		defer f.Close()
+		data = f
+	} else {
+		data = r.Body
+	}
+	snaps, err := snapshot.Decode(data)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return &httpError{http.StatusRequestEntityTooLarge, "snapshot larger than 16 MiB"}
+		}
+		return badRequest{"not a Casebook snapshot: " + err.Error()}
+	}
+	if len(snaps) == 0 {
+		return badRequest{"the snapshot holds no pods"}
+	}
+	if wantsJSON(r) {
+		var reps []*snapshot.Report
+		for i := range snaps {
+			rep, err := snapshot.Triage(cat, &snaps[i])
+			if err != nil {
+				return err
+			}
+			reps = append(reps, rep)
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"reports": reps})
+		return nil
+	}
+	// The page shows the first pod; the questions left are answered in the
+	// ordinary wizard, carrying what the snapshot showed as inferred answers.
+	root := cat.Root()
+	p, err := s.probedWalkPage(r, c, cat, &snaps[0], triage.State{Tree: root.ID}, "", func(next triage.State, ask string) string {
+		return triageHref(next)
+	})
+	if err != nil {
+		return err
+	}
+	if walk, err := cat.Walk(triage.State{Tree: root.ID}, triage.Hints{Cluster: snapshot.NewProber(&snaps[0], cat)}); err == nil && p.Question != nil {
+		for i, ch := range walk.Node.Choices {
+			p.Question.Answers[i].Href = triageHref(walk.State().With(walk.Node.ID, ch.ID))
+		}
+	}
+	if len(snaps) > 1 {
+		p.Notices = append(p.Notices, fmt.Sprintf("The file holds %d pods; this page shows the first. Use casebook triage --snapshot FILE for all of them.", len(snaps)))
+	}
+	return render(r.Context(), w, http.StatusOK, templates.TriageView(p))
+}
+
+// observeClusterError counts a failed read by kind.
+func (s *Server) observeClusterError(err error) {
+	if cm, ok := s.metrics.(interface{ ClusterReadError(string) }); ok && s.metrics != nil {
+		kind := "other"
+		msg := err.Error()
+		switch {
+		case strings.Contains(msg, "forbidden"):
+			kind = "forbidden"
+		case strings.Contains(msg, "deadline") || strings.Contains(msg, "timeout"):
+			kind = "timeout"
+		case strings.Contains(msg, "connection refused") || strings.Contains(msg, "unavailable"):
+			kind = "unavailable"
+		case strings.Contains(msg, "not found"):
+			kind = "notfound"
+		}
+		cm.ClusterReadError(kind)
+	}
+}
