@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
@@ -21,17 +23,47 @@ import (
 	"casebook/internal/web"
 )
 
+// shared is the portal on the shipped library, loaded once for the whole
+// package: the pages only read it, and a load under -race takes seconds.
+var shared struct {
+	once   sync.Once
+	h      http.Handler
+	err    error
+	loader *content.Loader
+	dir    string
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.loader != nil {
+		shared.loader.Close()
+	}
+	if shared.dir != "" {
+		_ = os.RemoveAll(shared.dir)
+	}
+	os.Exit(code)
+}
+
 // newHandler serves the real shipped library with its read model built in a
 // fresh data folder, so the tests see what users see.
 func newHandler(t *testing.T) http.Handler {
 	t.Helper()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	loader := content.NewLoader(os.DirFS("../../library"), t.TempDir(), log)
-	t.Cleanup(loader.Close)
-	if _, err := loader.Load(context.Background()); err != nil {
-		t.Fatalf("load library: %v", err)
+	shared.once.Do(func() {
+		log := slog.New(slog.NewTextHandler(io.Discard, nil))
+		if shared.dir, shared.err = os.MkdirTemp("", "casebook-web-test-"); shared.err != nil {
+			return
+		}
+		shared.loader = content.NewLoader(os.DirFS("../../library"), shared.dir, log)
+		if _, err := shared.loader.Load(context.Background()); err != nil {
+			shared.err = fmt.Errorf("load library: %w", err)
+			return
+		}
+		shared.h = web.New(web.Deps{Content: shared.loader, Log: log})
+	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
 	}
-	return web.New(web.Deps{Content: loader, Log: log})
+	return shared.h
 }
 
 // get serves one GET request.

@@ -93,7 +93,7 @@ func TestLibraryGPUDriver(t *testing.T) {
 	t.Run("each count is what its link gives", func(t *testing.T) {
 		for _, param := range []string{"year", "org", "symptom", "factor", "cause", "domain"} {
 			byTestID(doc, "facet-"+param).Find("a[data-term]").Each(func(i int, v *goquery.Selection) {
-				if i >= 4 {
+				if i >= 2 {
 					return
 				}
 				want := countOf(t, v)
@@ -104,7 +104,7 @@ func TestLibraryGPUDriver(t *testing.T) {
 				}
 			})
 		}
-		byTestID(doc, "facet-cause").Find("p.facet-group").Each(func(_ int, g *goquery.Selection) {
+		byTestID(doc, "facet-cause").Find("p.facet-group").Slice(0, 2).Each(func(_ int, g *goquery.Selection) {
 			want, _ := strconv.Atoi(g.Find(".count").Text())
 			href := g.Find("a").AttrOr("href", "")
 			if _, _, got := countLine(t, page(t, h, href, http.StatusOK)); got != want {
