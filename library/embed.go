@@ -6,5 +6,5 @@ import "embed"
 
 // FS holds taxonomy.yaml, incidents/, playbooks/, triage/ and checks/.
 //
-//go:embed *.yaml *.md incidents playbooks triage
+//go:embed *.yaml *.md incidents playbooks triage checks
 var FS embed.FS

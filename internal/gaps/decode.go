@@ -1,0 +1,147 @@
+package gaps
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"casebook/internal/library"
+)
+
+// checkFields are the keys a check file may have; anything else is a typo
+// that lint reports rather than ignores.
+var checkFields = []string{"id", "title", "severity", "kinds", "each", "condition", "detail", "objects", "message", "incidents", "playbooks", "fix"}
+
+// parseFiles reads every checks/*.yaml of fsys. A file with problems is
+// left out and its problems returned; the others still load.
+func parseFiles(fsys fs.FS) ([]*Check, []library.Problem) {
+	names, err := fs.Glob(fsys, Dir+"/*.yaml")
+	var problems []library.Problem
+	if err != nil {
+		return nil, []library.Problem{{Path: Dir, Msg: err.Error()}}
+	}
+	sort.Strings(names)
+	var out []*Check
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			problems = append(problems, library.Problem{Path: name, Msg: err.Error()})
+			continue
+		}
+		c, ps := parseCheck(name, data)
+		problems = append(problems, ps...)
+		if c != nil && len(ps) == 0 {
+			out = append(out, c)
+		}
+	}
+	return out, problems
+}
+
+// parseCheck reads one check file, by hand over yaml.Nodes so every
+// problem carries the line of the field it is about.
+func parseCheck(p string, data []byte) (*Check, []library.Problem) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, []library.Problem{{Path: p, Line: yamlErrLine(err), Msg: "not valid YAML: " + err.Error()}}
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil, []library.Problem{{Path: p, Line: 1, Msg: "a check file is a YAML mapping (id, title, severity, ...)"}}
+	}
+	root := doc.Content[0]
+	c := &Check{Path: p, Line: root.Line, lines: map[string]int{}}
+	var problems []library.Problem
+	bad := func(line int, format string, args ...any) {
+		problems = append(problems, library.Problem{Path: p, Line: line, Msg: fmt.Sprintf(format, args...)})
+	}
+	vals := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if !slices.Contains(checkFields, k.Value) {
+			bad(k.Line, "unknown field %q (a check has %s)", k.Value, strings.Join(checkFields, ", "))
+			continue
+		}
+		vals[k.Value] = v
+		c.lines[k.Value] = k.Line
+	}
+	str := func(key string, required bool) string {
+		v, ok := vals[key]
+		switch {
+		case !ok && required:
+			bad(root.Line, "missing %q", key)
+		case ok && v.Kind != yaml.ScalarNode:
+			bad(v.Line, "%q must be a string", key)
+		case ok:
+			if required && strings.TrimSpace(v.Value) == "" {
+				bad(v.Line, "%q is empty", key)
+			}
+			return strings.TrimSpace(v.Value)
+		}
+		return ""
+	}
+	list := func(key string, required bool) []string {
+		v, ok := vals[key]
+		if !ok {
+			if required {
+				bad(root.Line, "missing %q", key)
+			}
+			return nil
+		}
+		if v.Kind != yaml.SequenceNode {
+			bad(v.Line, "%q must be a list like [a, b]", key)
+			return nil
+		}
+		var out []string
+		for _, item := range v.Content {
+			if item.Kind != yaml.ScalarNode || item.Value == "" {
+				bad(item.Line, "%q holds something that is not a name", key)
+				continue
+			}
+			out = append(out, item.Value)
+		}
+		if required && len(out) == 0 {
+			bad(v.Line, "%q is empty", key)
+		}
+		return out
+	}
+	c.ID = str("id", true)
+	c.Title = str("title", true)
+	sev := str("severity", true)
+	c.Kinds = list("kinds", true)
+	c.Each = str("each", false)
+	c.Condition = str("condition", false)
+	c.Detail = str("detail", false)
+	c.Objects = str("objects", false)
+	c.Message = str("message", true)
+	c.Incidents = list("incidents", false)
+	c.Playbooks = list("playbooks", false)
+	c.Fix = str("fix", true)
+	if sev != "" {
+		s, err := ParseSeverity(sev)
+		if err != nil {
+			bad(c.lineOf("severity"), "%v", err)
+		}
+		c.Severity = s
+	}
+	if want := strings.TrimSuffix(path.Base(p), ".yaml"); c.ID != "" && c.ID != want {
+		bad(c.lineOf("id"), "id %q does not match the file name %s.yaml", c.ID, want)
+	}
+	if len(c.Incidents) == 0 {
+		bad(c.lineOf("incidents"), "a check must cite at least one incident that shows why it matters")
+	}
+	return c, problems
+}
+
+// yamlErrLine digs the line number out of a yaml.v3 error ("yaml: line 4: ...").
+func yamlErrLine(err error) int {
+	var line int
+	msg := err.Error()
+	if i := strings.Index(msg, "line "); i >= 0 {
+		fmt.Sscanf(msg[i:], "line %d", &line)
+	}
+	return max(line, 1)
+}

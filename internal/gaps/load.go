@@ -1,0 +1,78 @@
+package gaps
+
+import (
+	"io/fs"
+
+	"casebook/internal/library"
+)
+
+// Set is the compiled checks of one library.
+type Set struct {
+	Checks []*Check // by id
+}
+
+// Load parses and compiles every check of a library root. Checks with
+// problems are left out and their problems returned, so one typo does not
+// disable the others.
+func Load(fsys fs.FS) (*Set, []library.Problem) {
+	parsed, problems := parseFiles(fsys)
+	s := &Set{}
+	seen := map[string]string{}
+	for _, c := range parsed {
+		ps := compile(c)
+		if prev, dup := seen[c.ID]; dup {
+			ps = append(ps, library.Problem{Path: c.Path, Line: c.lineOf("id"), Msg: "duplicate check id " + c.ID + " (also in " + prev + ")"})
+		}
+		problems = append(problems, ps...)
+		if len(ps) == 0 {
+			seen[c.ID] = c.Path
+			s.Checks = append(s.Checks, c)
+		}
+	}
+	library.SortProblems(problems)
+	return s, problems
+}
+
+// Lint returns every problem of the library's checks: those Load finds,
+// and, when the library loaded, incidents and playbooks that do not exist.
+func Lint(fsys fs.FS, lib *library.Library) []library.Problem {
+	set, problems := Load(fsys)
+	if lib == nil {
+		return problems
+	}
+	for _, c := range set.Checks {
+		for _, id := range c.Incidents {
+			if _, ok := lib.Incident(id); !ok {
+				problems = append(problems, library.Problem{Path: c.Path, Line: c.lineOf("incidents"), Msg: "cites incident " + id + ", which is not in the library"})
+			}
+		}
+		for _, id := range c.Playbooks {
+			if _, ok := lib.Playbook(id); !ok {
+				problems = append(problems, library.Problem{Path: c.Path, Line: c.lineOf("playbooks"), Msg: "names playbook " + id + ", which is not in the library"})
+			}
+		}
+	}
+	library.SortProblems(problems)
+	return problems
+}
+
+// For lists the checks that cite an incident, for its page.
+func (s *Set) For(incident string) []*Check {
+	var out []*Check
+	for _, c := range s.Checks {
+		if c.Cites(incident) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Check returns the check with the given id.
+func (s *Set) Check(id string) (*Check, bool) {
+	for _, c := range s.Checks {
+		if c.ID == id {
+			return c, true
+		}
+	}
+	return nil, false
+}

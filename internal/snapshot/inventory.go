@@ -1,0 +1,245 @@
+package snapshot
+
+import "time"
+
+// InventoryKind marks a file as a cluster inventory rather than a triage
+// snapshot, so neither decoder mistakes one for the other.
+const InventoryKind = "Inventory"
+
+// Inventory is a read-only, cluster-wide picture of the objects the gap
+// checks (internal/gaps) look at: nodes, admission webhooks, workloads and
+// their pods, quotas and Karpenter's node pools. Unlike a Snapshot it is
+// not about one pod. It holds no Secret and no ConfigMap, and of a
+// container it keeps only its name, image and resources, so the file can
+// be handed to another team.
+//
+// The JSON field names are also the names the checks' CEL expressions use,
+// so renaming one is a breaking change for library/checks.
+type Inventory struct {
+	Version       int       `json:"version"`
+	Kind          string    `json:"kind"`
+	CollectedAt   time.Time `json:"collectedAt"`
+	ServerVersion string    `json:"serverVersion,omitempty"`
+	// Scope is what the reader was limited to, when it was.
+	Scope InventoryScope `json:"scope,omitzero"`
+
+	Nodes                []InventoryNode    `json:"nodes"`
+	Namespaces           []Namespace        `json:"namespaces"`
+	Webhooks             []Webhook          `json:"webhooks"`
+	PriorityClasses      []PriorityClass    `json:"priorityClasses"`
+	PodDisruptionBudgets []DisruptionBudget `json:"podDisruptionBudgets"`
+	Deployments          []Workload         `json:"deployments"`
+	StatefulSets         []Workload         `json:"statefulSets"`
+	DaemonSets           []Workload         `json:"daemonSets"`
+	Jobs                 []Workload         `json:"jobs"`
+	Pods                 []InventoryPod     `json:"pods"`
+	ResourceQuotas       []NamespaceQuota   `json:"resourceQuotas"`
+	NodePools            []NodePool         `json:"nodePools"`
+	NodeClasses          []NodeClass        `json:"nodeClasses"`
+
+	// Reads says, per kind, how its read went: how many objects, whether
+	// the object limit cut it short, whether its API is served at all, and
+	// what failed. A check that needs a kind whose read failed reports an
+	// error instead of passing.
+	Reads []KindRead `json:"reads"`
+}
+
+// InventoryScope is what one inventory was limited to: an allow-list of
+// namespaces for namespaced kinds, and a label selector for nodes.
+type InventoryScope struct {
+	Namespaces   []string `json:"namespaces,omitempty"`
+	NodeSelector string   `json:"nodeSelector,omitempty"`
+}
+
+// KindRead is the outcome of reading one kind.
+type KindRead struct {
+	Kind      string      `json:"kind"` // a key of InventoryKinds
+	Count     int         `json:"count"`
+	Truncated bool        `json:"truncated,omitempty"`
+	NotServed bool        `json:"notServed,omitempty"` // optional API (Karpenter) absent
+	Errors    []ReadError `json:"errors,omitempty"`
+}
+
+// InventoryKinds lists the kinds an inventory holds, by their JSON name,
+// with the permission reading each needs. Checks name these kinds.
+var InventoryKinds = map[string]Permission{
+	"nodes":                {Verb: "list", Resource: "nodes"},
+	"namespaces":           {Verb: "list", Resource: "namespaces"},
+	"webhooks":             {Verb: "list", Group: "admissionregistration.k8s.io", Resource: "validatingwebhookconfigurations,mutatingwebhookconfigurations"},
+	"priorityClasses":      {Verb: "list", Group: "scheduling.k8s.io", Resource: "priorityclasses"},
+	"podDisruptionBudgets": {Verb: "list", Group: "policy", Resource: "poddisruptionbudgets"},
+	"deployments":          {Verb: "list", Group: "apps", Resource: "deployments"},
+	"statefulSets":         {Verb: "list", Group: "apps", Resource: "statefulsets"},
+	"daemonSets":           {Verb: "list", Group: "apps", Resource: "daemonsets"},
+	"jobs":                 {Verb: "list", Group: "batch", Resource: "jobs"},
+	"pods":                 {Verb: "list", Resource: "pods"},
+	"resourceQuotas":       {Verb: "list", Resource: "resourcequotas"},
+	"nodePools":            {Verb: "list", Group: "karpenter.sh", Resource: "nodepools"},
+	"nodeClasses":          {Verb: "list", Group: "karpenter.k8s.aws", Resource: "ec2nodeclasses"},
+}
+
+// Read returns how the read of a kind went; ok is false when the
+// inventory does not say (an older or hand-made file).
+func (inv *Inventory) Read(kind string) (KindRead, bool) {
+	for _, r := range inv.Reads {
+		if r.Kind == kind {
+			return r, true
+		}
+	}
+	return KindRead{}, false
+}
+
+// InventoryNode is a node as the gap checks see it.
+type InventoryNode struct {
+	Name                    string            `json:"name"`
+	Labels                  map[string]string `json:"labels"`
+	Taints                  []Taint           `json:"taints"`
+	Unschedulable           bool              `json:"unschedulable,omitempty"`
+	Capacity                ResourceList      `json:"capacity"`
+	Allocatable             ResourceList      `json:"allocatable"`
+	Conditions              []Condition       `json:"conditions"`
+	KubeletVersion          string            `json:"kubeletVersion,omitempty"`
+	OSImage                 string            `json:"osImage,omitempty"`
+	KernelVersion           string            `json:"kernelVersion,omitempty"`
+	ContainerRuntimeVersion string            `json:"containerRuntimeVersion,omitempty"`
+	CreatedAt               time.Time         `json:"createdAt,omitzero"`
+}
+
+// Namespace is a namespace's name and labels, which webhook namespace
+// selectors are matched against.
+type Namespace struct {
+	Name   string            `json:"name"`
+	Labels map[string]string `json:"labels"`
+}
+
+// LabelSelector mirrors metav1.LabelSelector. A nil selector in Kubernetes
+// means "everything" for webhooks; the reader writes an empty one then.
+type LabelSelector struct {
+	MatchLabels      map[string]string `json:"matchLabels"`
+	MatchExpressions []Requirement     `json:"matchExpressions"`
+}
+
+// Webhook is one webhook of a Validating- or MutatingWebhookConfiguration,
+// flattened: the configuration's kind and name are on every webhook.
+type Webhook struct {
+	ConfigKind        string        `json:"configKind"` // ValidatingWebhookConfiguration or MutatingWebhookConfiguration
+	ConfigName        string        `json:"configName"`
+	Name              string        `json:"name"`
+	FailurePolicy     string        `json:"failurePolicy"` // Fail or Ignore; the API's default (Fail) is filled in
+	TimeoutSeconds    int32         `json:"timeoutSeconds"`
+	NamespaceSelector LabelSelector `json:"namespaceSelector"`
+	ObjectSelector    LabelSelector `json:"objectSelector"`
+	Rules             []WebhookRule `json:"rules"`
+	// Service is namespace/name of the backend, or URL's host for an
+	// external one.
+	Service string `json:"service,omitempty"`
+	// CABundleNotAfter is the earliest expiry among the certificates of
+	// the caBundle (the CA the API server trusts for this webhook); zero
+	// when there is no caBundle.
+	CABundleNotAfter time.Time `json:"caBundleNotAfter,omitzero"`
+	CABundleSubject  string    `json:"caBundleSubject,omitempty"`
+}
+
+// WebhookRule is one rule of a webhook: what it intercepts.
+type WebhookRule struct {
+	Operations []string `json:"operations"`
+	APIGroups  []string `json:"apiGroups"`
+	Resources  []string `json:"resources"`
+	Scope      string   `json:"scope"` // Cluster, Namespaced or * (the default)
+}
+
+// DisruptionBudget is a PodDisruptionBudget with what its status says.
+type DisruptionBudget struct {
+	Namespace          string        `json:"namespace"`
+	Name               string        `json:"name"`
+	Selector           LabelSelector `json:"selector"`
+	MinAvailable       string        `json:"minAvailable,omitempty"`
+	MaxUnavailable     string        `json:"maxUnavailable,omitempty"`
+	DisruptionsAllowed int32         `json:"disruptionsAllowed"`
+	ExpectedPods       int32         `json:"expectedPods"`
+}
+
+// Workload is a Deployment, StatefulSet, DaemonSet or Job with its pod
+// template. Replicas is the desired count (desiredNumberScheduled for a
+// DaemonSet, parallelism for a Job), ReadyReplicas the ready count.
+type Workload struct {
+	Kind          string            `json:"kind"`
+	Namespace     string            `json:"namespace"`
+	Name          string            `json:"name"`
+	Labels        map[string]string `json:"labels"`
+	Replicas      int32             `json:"replicas"`
+	ReadyReplicas int32             `json:"readyReplicas"`
+	Selector      LabelSelector     `json:"selector"`
+	Template      PodTemplate       `json:"template"`
+	// GPUComponent is the NVIDIA GPU stack component a DaemonSet is
+	// (driver, toolkit, device-plugin, other), "" for anything else.
+	GPUComponent string `json:"gpuComponent,omitempty"`
+	// FeatureGates is the value of a --feature-gates argument or a
+	// FEATURE_GATES variable of its containers (Karpenter's NodeRepair
+	// is switched on there); nothing else of args or env is kept.
+	FeatureGates string `json:"featureGates,omitempty"`
+	// Jobs only: 0 means unset.
+	ActiveDeadlineSeconds int64 `json:"activeDeadlineSeconds,omitempty"`
+	BackoffLimit          int32 `json:"backoffLimit,omitempty"`
+}
+
+// PodTemplate is what of a pod spec the checks read.
+type PodTemplate struct {
+	Labels            map[string]string  `json:"labels"`
+	NodeSelector      map[string]string  `json:"nodeSelector"`
+	NodeAffinity      []NodeSelectorTerm `json:"nodeAffinity"` // required terms, ORed
+	Tolerations       []Toleration       `json:"tolerations"`
+	PriorityClassName string             `json:"priorityClassName,omitempty"`
+	Containers        []ContainerSpec    `json:"containers"`
+	InitContainers    []ContainerSpec    `json:"initContainers"`
+}
+
+// ContainerSpec is a container's name, image and resources.
+type ContainerSpec struct {
+	Name     string       `json:"name"`
+	Image    string       `json:"image,omitempty"`
+	Requests ResourceList `json:"requests"`
+	Limits   ResourceList `json:"limits"`
+}
+
+// InventoryPod is a non-terminated pod.
+type InventoryPod struct {
+	Namespace string            `json:"namespace"`
+	Name      string            `json:"name"`
+	Labels    map[string]string `json:"labels"`
+	// Owner is the controller as Kind/name, with a ReplicaSet made by a
+	// Deployment reported as that Deployment; "" for a bare pod.
+	Owner             string      `json:"owner,omitempty"`
+	NodeName          string      `json:"nodeName,omitempty"`
+	Phase             string      `json:"phase"`
+	Ready             bool        `json:"ready"`
+	PriorityClassName string      `json:"priorityClassName,omitempty"`
+	Spec              PodTemplate `json:"spec"`
+	// GPUComponent is the GPU stack component of the DaemonSet that owns
+	// the pod, as on Workload.
+	GPUComponent string `json:"gpuComponent,omitempty"`
+}
+
+// NamespaceQuota is a ResourceQuota with its namespace.
+type NamespaceQuota struct {
+	Namespace string       `json:"namespace"`
+	Name      string       `json:"name"`
+	Hard      ResourceList `json:"hard"`
+	Used      ResourceList `json:"used"`
+}
+
+// NodePool is a Karpenter NodePool (karpenter.sh).
+type NodePool struct {
+	Name         string            `json:"name"`
+	Labels       map[string]string `json:"labels"` // spec.template.metadata.labels
+	Taints       []Taint           `json:"taints"`
+	Requirements []Requirement     `json:"requirements"`
+	NodeClass    string            `json:"nodeClass,omitempty"` // Kind/name of spec.template.spec.nodeClassRef
+}
+
+// NodeClass is a Karpenter EC2NodeClass (karpenter.k8s.aws).
+type NodeClass struct {
+	Name      string   `json:"name"`
+	AMIFamily string   `json:"amiFamily,omitempty"`
+	AMIAlias  []string `json:"amiAliases"` // amiSelectorTerms[].alias, e.g. bottlerocket@latest
+}
