@@ -3,6 +3,7 @@ package content
 import (
 	"io/fs"
 
+	"casebook/internal/gaps"
 	"casebook/internal/library"
 	"casebook/internal/triage"
 )
@@ -21,7 +22,7 @@ func Lint(fsys fs.FS) ([]library.Problem, error) {
 // playbooks. lib may be nil when the library failed to load.
 func extraProblems(fsys fs.FS, lib *library.Library) []library.Problem {
 	_, problems := loadTriage(fsys, lib)
-	return problems
+	return append(problems, gaps.Lint(fsys, lib)...)
 }
 
 // loadTriage loads the triage catalogue and, when the playbooks are known,

@@ -1,10 +1,12 @@
 package gaps
 
 import (
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	lib "casebook/internal/library"
 	"casebook/library"
 )
 
@@ -50,5 +52,43 @@ func TestLintRejects(t *testing.T) {
 				t.Errorf("problem %q has no path:line", all[0])
 			}
 		})
+	}
+}
+
+// Lint with the library checks what a check cites: incidents, playbooks
+// and playbook sections that exist.
+func TestLintReferences(t *testing.T) {
+	fsys := fstest.MapFS{}
+	err := fs.WalkDir(library.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(library.FS, p)
+		fsys[p] = &fstest.MapFile{Data: data}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, _, err := lib.Load(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := Lint(fsys, loaded); len(ps) > 0 {
+		t.Fatalf("shipped checks: %v", ps)
+	}
+	fsys["checks/x.yaml"] = &fstest.MapFile{Data: []byte("id: x\ntitle: T\nseverity: low\nkinds: [nodes]\neach: nodes\ncondition: 'true'\nmessage: m\n" +
+		"incidents: [IL-0001, IL-9999]\nplaybooks: [memory#no-such-heading, nope]\nfix: f\n")}
+	var got []string
+	for _, p := range Lint(fsys, loaded) {
+		got = append(got, p.String())
+	}
+	want := []string{
+		"checks/x.yaml:8: cites incident IL-9999, which is not in the library",
+		"checks/x.yaml:9: names section #no-such-heading of playbook memory, which has no such heading",
+		"checks/x.yaml:9: names playbook nope, which is not in the library",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

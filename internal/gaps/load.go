@@ -2,6 +2,8 @@ package gaps
 
 import (
 	"io/fs"
+	"slices"
+	"strings"
 
 	"casebook/internal/library"
 )
@@ -46,9 +48,14 @@ func Lint(fsys fs.FS, lib *library.Library) []library.Problem {
 				problems = append(problems, library.Problem{Path: c.Path, Line: c.lineOf("incidents"), Msg: "cites incident " + id + ", which is not in the library"})
 			}
 		}
-		for _, id := range c.Playbooks {
-			if _, ok := lib.Playbook(id); !ok {
+		anchors := lib.PlaybookAnchors()
+		for _, ref := range c.Playbooks {
+			id, anchor, _ := strings.Cut(ref, "#")
+			switch {
+			case anchors[id] == nil:
 				problems = append(problems, library.Problem{Path: c.Path, Line: c.lineOf("playbooks"), Msg: "names playbook " + id + ", which is not in the library"})
+			case anchor != "" && !slices.Contains(anchors[id], anchor):
+				problems = append(problems, library.Problem{Path: c.Path, Line: c.lineOf("playbooks"), Msg: "names section #" + anchor + " of playbook " + id + ", which has no such heading"})
 			}
 		}
 	}
