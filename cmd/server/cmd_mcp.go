@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	deflib "casebook/library"
 
@@ -22,11 +23,12 @@ import (
 // protocol and nothing else; logs go to standard error.
 func runMCP(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var cfg config
-	var live liveFlags
 	fl := &flagSet{FlagSet: flag.NewFlagSet("mcp", flag.ContinueOnError), getenv: getenv}
 	fl.SetOutput(stderr)
 	libraryFlags(fl, &cfg, "info")
-	live.register(fl)
+	if err := liveFlags(fl, &cfg); err != nil {
+		return err
+	}
 	fl.Usage = func() {
 		fmt.Fprint(stderr, mcpUsage)
 		fl.PrintDefaults()
@@ -41,15 +43,15 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	loader := content.NewLoader(libraryFS(cfg), cfg.Data, log, builders(cfg.Data, log)...)
 	defer loader.Close()
 	opts := mcp.Options{Version: version(), Log: log}
-	if live.on {
+	if cfg.Kubeconfig != "" || cfg.InCluster {
 		// Connecting reads the kubeconfig only, so a bad one fails here,
 		// before the library load.
-		r, err := cluster.Connect(live.options())
+		r, err := cluster.Connect(clusterOptions(cfg))
 		if err != nil {
-			return fmt.Errorf("mcp: --live: %w", err)
+			return fmt.Errorf("mcp: live triage: %w", err)
 		}
 		opts.Pods = livePods{cluster: r, src: loader}
-		log.Info("live triage on: triage_pod reads the cluster read-only", "context", live.context, "namespaces", live.namespaces)
+		log.Info("live triage on: triage_pod reads the cluster read-only", "namespaces", cfg.Namespaces)
 	}
 	// The library loads before the first message is read, so no tool call
 	// ever meets an empty server; a cold start takes a second or two.
@@ -64,32 +66,31 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	return mcp.ServeIO(ctx, mcp.NewServer(loader, opts), stdin, stdout)
 }
 
-// liveFlags turn on triage_pod against the cluster of a kubeconfig, with
-// the same choices as "casebook triage".
-type liveFlags struct {
-	on                              bool
-	kubeconfig, context, namespaces string
-	readLogs                        bool
+// liveFlags registers serve's live-triage flags, with the same names and
+// environment variables, so one configuration turns triage_pod on for both.
+func liveFlags(fl *flagSet, c *config) error {
+	fl.str(&c.Kubeconfig, "kubeconfig", "", "offer triage_pod, reading the cluster of this kubeconfig read-only (see deploy/rbac-readonly.yaml)")
+	fl.str(&c.KubeContext, "context", "", "kubeconfig context for live triage (default: the current one)")
+	fl.boolean(&c.InCluster, "in-cluster", false, "offer triage_pod with client-go's standard loading rules: $KUBECONFIG, ~/.kube/config, or the pod's service account")
+	fl.str(&c.Namespaces, "namespaces", "", "comma-separated namespaces live triage may read (default: any)")
+	fl.boolean(&c.ReadLogs, "read-logs", false, "let live triage read previous container logs (needs get pods/log)")
+	return fl.duration(&c.ClusterTimeout, "cluster-timeout", 10*time.Second, "bound on reading the cluster for one live triage")
 }
 
-func (l *liveFlags) register(fl *flagSet) {
-	fl.boolean(&l.on, "live", false, "offer the triage_pod tool, which reads the cluster read-only (see deploy/rbac-readonly.yaml)")
-	fl.str(&l.kubeconfig, "kubeconfig", "", "with --live: kubeconfig file (default: $KUBECONFIG, ~/.kube/config, or in-cluster)")
-	fl.str(&l.context, "context", "", "with --live: kubeconfig context (default: the current one)")
-	fl.str(&l.namespaces, "namespaces", "", "with --live: comma-separated namespaces that may be triaged (default: any)")
-	fl.boolean(&l.readLogs, "read-logs", false, "with --live: read previous container logs (needs get pods/log)")
-}
-
-func (l *liveFlags) options() cluster.Options {
-	return cluster.Options{Kubeconfig: l.kubeconfig, Context: l.context, Namespaces: splitList(l.namespaces), ReadLogs: l.readLogs}
+// clusterOptions is the reader configuration of live triage, as the wizard
+// builds it in clusterConfig.
+func clusterOptions(c config) cluster.Options {
+	return cluster.Options{Kubeconfig: c.Kubeconfig, Context: c.KubeContext, Namespaces: splitList(c.Namespaces),
+		ReadLogs: c.ReadLogs, CollectTimeout: c.ClusterTimeout}
 }
 
 const mcpUsage = `Usage: casebook mcp [flags]
 
 Serves Casebook's read-only tools to an AI assistant over the Model Context
 Protocol on standard input and output. The same tools answer at /mcp on a
-running portal (streamable HTTP). Logs go to standard error. With --live,
-the triage_pod tool reads your current kubeconfig context, read-only.
+running portal (streamable HTTP). Logs go to standard error. With
+--kubeconfig or --in-cluster, as for serve, the triage_pod tool reads the
+cluster read-only.
 
 Flags:
 `

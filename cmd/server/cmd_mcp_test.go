@@ -105,31 +105,48 @@ func TestMCPFollowsAccessRules(t *testing.T) {
 }
 
 // TestMCPCommand runs "casebook mcp" in-process with pipes for stdin and
-// stdout, as an assistant that starts Casebook as a subprocess sees it.
+// stdout, as an assistant that starts Casebook as a subprocess sees it;
+// with a kubeconfig it also offers triage_pod.
 func TestMCPCommand(t *testing.T) {
+	t.Run("library", func(t *testing.T) {
+		cs, tools := startMCPCommand(t)
+		if len(tools) != 7 {
+			t.Errorf("tools %v", tools)
+		}
+		classifyGPU(t, cs)
+	})
+	t.Run("live", func(t *testing.T) {
+		_, tools := startMCPCommand(t, "--kubeconfig", unreachableKubeconfig(t), "--namespaces", "ml")
+		if len(tools) != 8 || !strings.Contains(strings.Join(tools, " "), "triage_pod") {
+			t.Errorf("tools %v: want triage_pod with a kubeconfig", tools)
+		}
+	})
+}
+
+func startMCPCommand(t *testing.T, args ...string) (*sdk.ClientSession, []string) {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	var stderr logBuffer
 	done := make(chan error, 1)
 	go func() {
-		done <- run(context.Background(), []string{"mcp", "--data", t.TempDir()}, noEnv, inR, outW, &stderr)
+		done <- run(context.Background(), append([]string{"mcp", "--data", t.TempDir()}, args...), noEnv, inR, outW, &stderr)
 		outW.Close()
 	}()
 	cs, tools := mcpClient(t, &sdk.IOTransport{Reader: outR, Writer: inW})
-	if len(tools) != 7 {
-		t.Errorf("tools %v", tools)
-	}
-	classifyGPU(t, cs)
-	cs.Close()
-	inW.Close()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("mcp command: %v\n%s", err, stderr.String())
+	t.Cleanup(func() {
+		cs.Close()
+		inW.Close()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("mcp command: %v\n%s", err, stderr.String())
+			}
+		case <-time.After(30 * time.Second):
+			t.Error("mcp command did not exit when its input closed")
 		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("mcp command did not exit when its input closed")
-	}
+	})
+	return cs, tools
 }
 
 // TestMCPSubprocess builds the binary and drives "casebook mcp" over its

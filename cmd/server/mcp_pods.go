@@ -23,9 +23,18 @@ type collector interface {
 type livePods struct {
 	cluster collector
 	src     mcp.Source
+	// gate, when set, decides per call who may read the cluster (the
+	// portal's allow-list and rate limit); stdio has none, as its user
+	// runs it with their own kubeconfig.
+	gate func(req mcp.PodRequest) error
 }
 
 func (p livePods) TriagePod(ctx context.Context, req mcp.PodRequest) (*mcp.PodResult, error) {
+	if p.gate != nil {
+		if err := p.gate(req); err != nil {
+			return nil, err
+		}
+	}
 	c := p.src.Current()
 	if c == nil || c.Triage == nil || c.Triage.Root() == nil {
 		return nil, errors.New("the triage trees are not loaded; see /api/problems")

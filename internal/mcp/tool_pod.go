@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"regexp"
+	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -58,10 +59,10 @@ type PodAsk struct {
 	Choices  []string `json:"choices"`
 }
 
-// PodInput names a pod.
+// PodInput names a pod, or a workload whose pods were never created.
 type PodInput struct {
 	Namespace string `json:"namespace" jsonschema:"the pod's namespace"`
-	Pod       string `json:"pod" jsonschema:"the pod's name"`
+	Pod       string `json:"pod" jsonschema:"the pod's name, or deployment|replicaset|statefulset|job/NAME when no pod exists (a quota refused it)"`
 }
 
 // PodOutput is the result with the playbook link.
@@ -90,8 +91,8 @@ func (t *tools) pod(ctx context.Context, _ *content.Content, req *sdk.CallToolRe
 	if !dnsLabel.MatchString(in.Namespace) {
 		return PodOutput{}, badArg("namespace %q is not a Kubernetes namespace name", in.Namespace)
 	}
-	if !dnsSubdomain.MatchString(in.Pod) {
-		return PodOutput{}, badArg("pod %q is not a Kubernetes pod name", in.Pod)
+	if !validTarget(in.Pod) {
+		return PodOutput{}, badArg("pod %q is not a pod name or deployment|replicaset|statefulset|job/NAME", in.Pod)
 	}
 	var header http.Header
 	if req != nil && req.Extra != nil {
@@ -115,4 +116,17 @@ func (t *tools) pod(ctx context.Context, _ *content.Content, req *sdk.CallToolRe
 		t.opts.Metrics.TriageOutcome(res.Route, "mcp-live")
 	}
 	return out, nil
+}
+
+// validTarget accepts what the cluster reader collects: a pod name, or a
+// workload kind and name.
+func validTarget(t string) bool {
+	if kind, name, ok := strings.Cut(t, "/"); ok {
+		switch strings.ToLower(kind) {
+		case "pod", "deployment", "replicaset", "statefulset", "job":
+			return dnsSubdomain.MatchString(name)
+		}
+		return false
+	}
+	return dnsSubdomain.MatchString(t)
 }
