@@ -84,7 +84,7 @@ func TestLiveTriage(t *testing.T) {
 		for _, s := range sc.Snapshots {
 			got[s.Target.Name] = true
 		}
-		for _, want := range []string{"llm-0", "train-0", "infer-0", "tp4-0", "nb-0", "db-0", "embed-0", "batch-0", "vllm-0", "vllm-1"} {
+		for _, want := range []string{"llm-0", "train-0", "infer-0", "tp4-0", "nb-0", "db-0", "embed-0", "batch-0", "vllm-0", "vllm-1", "vllm-2"} {
 			if !got[want] {
 				t.Errorf("scan missed %s; found %v", want, got)
 			}

@@ -101,20 +101,26 @@ func (w *world) build() []scenario {
 	w.pod(podSpec{ns: ns, name: "vllm-0", pool: "lost", requests: gpus("1"), limits: gpus("1")})
 	plug := w.node("gpu-plugin", nodeSpec{pool: "plugin", labels: l4})
 	w.pod(podSpec{ns: ns, name: "vllm-1", pool: "plugin", requests: gpus("1"), limits: gpus("1")})
+	// A node switched to the mixed MIG strategy: it advertises MIG slices,
+	// and the pod still asks for whole GPUs.
+	mig := w.node("gpu-mig", nodeSpec{pool: "mig", labels: labels("nvidia.com/gpu.present", "true", "nvidia.com/mig.strategy", "mixed"),
+		alloc: corev1.ResourceList{"nvidia.com/mig-1g.10gb": resource.MustParse("7")}})
+	w.pod(podSpec{ns: ns, name: "vllm-2", pool: "mig", requests: gpus("1"), limits: gpus("1")})
 	ready := runningStatus(true, 0, nil)
-	both := map[string]corev1.PodStatus{lost.Name: ready, plug.Name: ready}
-	w.daemonSet(gns, "nvidia-driver-daemonset", "nvcr.io/nvidia/driver:570", both)
-	w.daemonSet(gns, "nvidia-container-toolkit-daemonset", "nvcr.io/nvidia/k8s/container-toolkit:v1.17", both)
+	all := map[string]corev1.PodStatus{lost.Name: ready, plug.Name: ready, mig.Name: ready}
+	w.daemonSet(gns, "nvidia-driver-daemonset", "nvcr.io/nvidia/driver:570", all)
+	w.daemonSet(gns, "nvidia-container-toolkit-daemonset", "nvcr.io/nvidia/k8s/container-toolkit:v1.17", all)
 	w.daemonSet(gns, "nvidia-device-plugin-daemonset", "nvcr.io/nvidia/k8s-device-plugin:v0.17", map[string]corev1.PodStatus{
 		lost.Name: ready,
 		plug.Name: runningStatus(false, 7, &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff", Message: "back-off 5m0s restarting failed container"}),
+		mig.Name:  ready,
 	})
 
 	// A namespace whose GPU quota is used up: the ReplicaSet cannot
 	// create its pod.
 	w.quotaRefusal(qns)
 
-	for _, p := range []string{"llm-0", "train-0", "infer-0", "tp4-0", "nb-0", "db-0", "vllm-0", "vllm-1"} {
+	for _, p := range []string{"llm-0", "train-0", "infer-0", "tp4-0", "nb-0", "db-0", "vllm-0", "vllm-1", "vllm-2"} {
 		w.waitUnschedulable(ns, p)
 	}
 
@@ -141,6 +147,8 @@ func (w *world) build() []scenario {
 			evidence: []string{"status.allocatable[nvidia.com/gpu]: absent", "nvidia.com/gpu.present=true", "nvidia-driver-daemonset"}},
 		{name: "device plugin not ready", ns: ns, target: "vllm-1", wantRoute: "gpu/device-plugin",
 			evidence: []string{"not Ready, CrashLoopBackOff, 7 restarts"}},
+		{name: "MIG slices instead of whole GPUs", ns: ns, target: "vllm-2", wantRoute: "gpu/operator-policy",
+			evidence: []string{"status.allocatable: nvidia.com/mig-1g.10gb", "nvidia.com/mig.strategy=mixed"}},
 	}
 }
 
