@@ -94,6 +94,11 @@ func applyRBAC(t *testing.T, ctx context.Context, c kubernetes.Interface) *rbacv
 				role = o
 			}
 			_, err = c.RbacV1().ClusterRoles().Create(ctx, o, metav1.CreateOptions{})
+			if apierrors.IsAlreadyExists(err) {
+				// Another run on the same harness may have applied an
+				// older version of the file.
+				_, err = c.RbacV1().ClusterRoles().Update(ctx, o, metav1.UpdateOptions{})
+			}
 		case *rbacv1.ClusterRoleBinding:
 			_, err = c.RbacV1().ClusterRoleBindings().Create(ctx, o, metav1.CreateOptions{})
 		default:
