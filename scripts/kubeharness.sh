@@ -71,8 +71,12 @@ start() {
 }
 
 stop() {
+	# DIR, or the kubeconfig path that start printed, or else the last
+	# instance started (which, on a machine shared by several test runs,
+	# may be someone else's: pass the path when you have it).
 	local dir="${1:-$(cat "$cache_root/last-dir" 2>/dev/null || true)}"
 	[[ -n "$dir" ]] || return 0
+	[[ -f "$dir" ]] && dir="$(dirname "$dir")"
 	[[ -f "$dir/pid" ]] || return 0
 	local pid
 	pid="$(cat "$dir/pid")"
