@@ -64,6 +64,7 @@ func TestProbes(t *testing.T) {
 		{"mig.json", "device-plugin", "ok", nil},
 		{"mig.json", "gpu-resource-name", "mismatch", []string{"nvidia.com/mig-1g.10gb", "nvidia.com/mig.strategy=mixed"}},
 		{"mig.json", "gpu-node-health", "healthy", nil},
+		{"hw-unhealthy.json", "gpu-node-health", "unhealthy", []string{"status.conditions[AcceleratedHardwareReady]: False - NvidiaXID79Error GPU has fallen off the bus"}},
 		{"forbidden.json", "scheduler-message", "taint", []string{"status.conditions[PodScheduled].message", "needs list nodes"}},
 		{"forbidden.json", "gpu-allocatable", "", nil},
 		{"mixed.json", "scheduler-message", "insufficient", []string{"node/gpu-1 nvidia.com/gpu: allocatable 4", "no single node has 4 free"}},
