@@ -31,7 +31,8 @@ type Latencies struct {
 	Unfiltered Dist            `json:"unfiltered"`
 	Filtered   Dist            `json:"filtered"`
 	ByCategory map[string]Dist `json:"by_category"`
-	Empty      []string        `json:"empty"` // queries that found nothing
+	Rounds     int             `json:"rounds"` // measured passes over the mix
+	Empty      []string        `json:"empty"`  // queries that found nothing
 	Errors     []string        `json:"errors"`
 }
 
@@ -49,10 +50,23 @@ type SearchRun struct {
 	ClassifyTop  string         `json:"classify_top"`
 }
 
+// Budget bounds the in-process measurements: the query mix runs up to
+// Rounds times and the classifier up to Classifies times, each stopping
+// early once its time is spent (after at least two passes), so that a slow
+// or busy machine still finishes.
+type Budget struct {
+	Rounds, Classifies int
+	Time               time.Duration // per measurement
+}
+
+func (b Budget) more(done int, start time.Time, limit int) bool {
+	return done < limit && (done < 2 || b.Time <= 0 || time.Since(start) < b.Time)
+}
+
 // MeasureSearch loads the library in libDir, opens its search index under
-// dataDir (reusing the one the server built), runs the query mix rounds
-// times and classifies the paste classifyRuns times.
-func MeasureSearch(ctx context.Context, libDir, dataDir string, rounds, classifyRuns int) (*SearchRun, error) {
+// dataDir (reusing the one the server built), runs the query mix and
+// classifies the paste within budget.
+func MeasureSearch(ctx context.Context, libDir, dataDir string, budget Budget) (*SearchRun, error) {
 	run := &SearchRun{}
 	start := time.Now()
 	lib, _, err := library.Load(os.DirFS(libDir))
@@ -69,7 +83,7 @@ func MeasureSearch(ctx context.Context, libDir, dataDir string, rounds, classify
 	run.IndexOpen, run.IndexReused = ix.Info().Took, ix.Info().Reused
 	run.MemAfterLoad, _ = ReadMem(0)
 
-	run.Search = runMix(rounds, func(q Query) (int, error) {
+	run.Search = runMix(budget, func(q Query) (int, error) {
 		res, err := ix.Search(ctx, search.Request{Query: q.Text, Kind: q.Kind, Filters: q.Filters, PerPage: perPage})
 		if err != nil {
 			return 0, err
@@ -86,7 +100,7 @@ func MeasureSearch(ctx context.Context, libDir, dataDir string, rounds, classify
 		run.ClassifyTop = r.Routes[0].Route
 	}
 	var ds []time.Duration
-	for range classifyRuns {
+	for start := time.Now(); budget.more(len(ds), start, budget.Classifies); {
 		t := time.Now()
 		cat.Classify(describePaste)
 		ds = append(ds, time.Since(t))
@@ -105,7 +119,7 @@ type FTSRun struct {
 
 // MeasureFTS builds the FTS5 baseline of the library in libDir under dir
 // and runs the same mix.
-func MeasureFTS(ctx context.Context, libDir, dir string, rounds int) (*FTSRun, error) {
+func MeasureFTS(ctx context.Context, libDir, dir string, budget Budget) (*FTSRun, error) {
 	run := &FTSRun{}
 	start := time.Now()
 	lib, _, err := library.Load(os.DirFS(libDir))
@@ -120,7 +134,7 @@ func MeasureFTS(ctx context.Context, libDir, dir string, rounds int) (*FTSRun, e
 	}
 	defer ix.Close()
 	run.Build = time.Since(start)
-	run.Search = runMix(rounds, func(q Query) (int, error) {
+	run.Search = runMix(budget, func(q Query) (int, error) {
 		res, err := ix.Search(ctx, fts5.Request{Query: q.Text, Kind: q.Kind, Filters: q.Filters, PerPage: perPage})
 		if err != nil {
 			return 0, err
@@ -131,9 +145,9 @@ func MeasureFTS(ctx context.Context, libDir, dir string, rounds int) (*FTSRun, e
 	return run, nil
 }
 
-// runMix runs every query of the mix once unmeasured, then rounds times
-// measured, interleaved so that no query runs twice in a row.
-func runMix(rounds int, search func(Query) (int, error)) Latencies {
+// runMix runs every query of the mix once unmeasured, then up to
+// budget.Rounds times measured, so that no query runs twice in a row.
+func runMix(budget Budget, search func(Query) (int, error)) Latencies {
 	mix := Mix()
 	lat := Latencies{ByCategory: map[string]Dist{}}
 	for _, q := range mix {
@@ -146,7 +160,8 @@ func runMix(rounds int, search func(Query) (int, error)) Latencies {
 	}
 	var all, unfiltered, filtered []time.Duration
 	byCat := map[string][]time.Duration{}
-	for range rounds {
+	for round, start := 0, time.Now(); budget.more(round, start, budget.Rounds); round++ {
+		lat.Rounds++
 		for _, q := range mix {
 			t := time.Now()
 			if _, err := search(q); err != nil {

@@ -27,28 +27,26 @@ type Config struct {
 	Library    string // the shipped library folder
 	Relevance  string // the relevance set
 	HTTP       LoadSpec
-	Rounds     int // passes over the query mix per size
-	Classifies int // classify calls per size
+	Budget     Budget // of each in-process measurement
 	WarmStarts int
 	Log        io.Writer // progress
 }
 
 // Report is everything one run measured.
 type Report struct {
-	Started    time.Time      `json:"started"`
-	Took       time.Duration  `json:"took"`
-	Commit     string         `json:"commit"`
-	GoVersion  string         `json:"go_version"`
-	CPU        string         `json:"cpu"`
-	CPUs       int            `json:"cpus"`
-	LoadStart  float64        `json:"load_start"`
-	LoadEnd    float64        `json:"load_end"`
-	HTTP       LoadSpec       `json:"http"`
-	Rounds     int            `json:"rounds"`
-	Shipped    corpus.Profile `json:"shipped"`
-	Relevance  *Relevance     `json:"relevance"`
-	Sizes      []*SizeRun     `json:"sizes"`
-	Classifies int            `json:"classifies"`
+	Started   time.Time      `json:"started"`
+	Took      time.Duration  `json:"took"`
+	Commit    string         `json:"commit"`
+	GoVersion string         `json:"go_version"`
+	CPU       string         `json:"cpu"`
+	CPUs      int            `json:"cpus"`
+	LoadStart float64        `json:"load_start"`
+	LoadEnd   float64        `json:"load_end"`
+	HTTP      LoadSpec       `json:"http"`
+	Budget    Budget         `json:"budget"`
+	Shipped   corpus.Profile `json:"shipped"`
+	Relevance *Relevance     `json:"relevance"`
+	Sizes     []*SizeRun     `json:"sizes"`
 }
 
 // SizeRun is everything measured on one generated library.
@@ -66,7 +64,7 @@ type SizeRun struct {
 // Run measures every size in cfg.Sizes.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep := &Report{Started: time.Now(), GoVersion: runtime.Version(), CPU: cpuModel(), CPUs: runtime.NumCPU(),
-		LoadStart: LoadAvg(), HTTP: cfg.HTTP, Rounds: cfg.Rounds, Classifies: cfg.Classifies, Commit: gitCommit()}
+		LoadStart: LoadAvg(), HTTP: cfg.HTTP, Budget: cfg.Budget, Commit: gitCommit()}
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(cfg.Log, "bench %s  load %.1f  "+format+"\n", append([]any{time.Now().Format("15:04:05"), LoadAvg()}, args...)...)
 	}
@@ -132,14 +130,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 		logf("%d: in-process search and classify", n)
 		sr.Search = &SearchRun{}
-		if err := cfg.child(ctx, sr.Search, "child-search", "-lib", libDir, "-data", dataDir,
-			"-rounds", fmt.Sprint(cfg.Rounds), "-classify", fmt.Sprint(cfg.Classifies)); err != nil {
+		if err := cfg.child(ctx, sr.Search, "child-search", "-lib", libDir, "-data", dataDir, "-rounds", fmt.Sprint(cfg.Budget.Rounds),
+			"-classify", fmt.Sprint(cfg.Budget.Classifies), "-budget", cfg.Budget.Time.String()); err != nil {
 			return nil, err
 		}
 		logf("%d: FTS5 baseline", n)
 		sr.FTS = &FTSRun{}
 		if err := cfg.child(ctx, sr.FTS, "child-fts", "-lib", libDir, "-dir", filepath.Join(cfg.Work, fmt.Sprintf("fts-%d", n)),
-			"-rounds", fmt.Sprint(cfg.Rounds)); err != nil {
+			"-rounds", fmt.Sprint(cfg.Budget.Rounds), "-budget", cfg.Budget.Time.String()); err != nil {
 			return nil, err
 		}
 		for _, d := range []string{libDir, dataDir, filepath.Join(cfg.Work, fmt.Sprintf("fts-%d", n))} {

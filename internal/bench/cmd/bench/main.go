@@ -50,8 +50,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	clients := fl.Int("clients", 16, "concurrent HTTP clients")
 	dur := fl.Duration("duration", 10*time.Second, "HTTP load per endpoint")
 	maxReq := fl.Int("max-requests", 200000, "HTTP requests per endpoint at most")
-	rounds := fl.Int("rounds", 20, "passes over the query mix")
-	classifies := fl.Int("classify", 1000, "classify calls")
+	rounds := fl.Int("rounds", 20, "passes over the query mix at most")
+	classifies := fl.Int("classify", 1000, "classify calls at most")
+	budget := fl.Duration("budget", 40*time.Second, "time for each in-process measurement (query mix, classify, baseline) per size")
 	warm := fl.Int("warm-starts", 3, "warm starts per size (median reported)")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -76,7 +77,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := bench.Config{Sizes: ns, Seed: *seed, Work: *work, Server: *server, Self: self, Library: *lib, Relevance: *rel,
 		HTTP:   bench.LoadSpec{Clients: *clients, Duration: *dur, MaxRequests: *maxReq, Warmup: time.Second},
-		Rounds: *rounds, Classifies: *classifies, WarmStarts: max(*warm, 1), Log: stderr}
+		Budget: bench.Budget{Rounds: *rounds, Classifies: *classifies, Time: *budget}, WarmStarts: max(*warm, 1), Log: stderr}
 	rep, err := bench.Run(ctx, cfg)
 	if err != nil {
 		return err
@@ -102,8 +103,9 @@ func runChild(ctx context.Context, name string, args []string, stdout, stderr io
 	data := fl.String("data", "", "data folder")
 	dir := fl.String("dir", "", "scratch folder")
 	rel := fl.String("relevance", "", "relevance set")
-	rounds := fl.Int("rounds", 20, "passes over the query mix")
-	classifies := fl.Int("classify", 1000, "classify calls")
+	rounds := fl.Int("rounds", 20, "passes over the query mix at most")
+	classifies := fl.Int("classify", 1000, "classify calls at most")
+	budget := fl.Duration("budget", 40*time.Second, "time for each measurement")
 	cpuProf := fl.String("cpuprofile", "", "child-phases: write a CPU profile")
 	heapProf := fl.String("memprofile", "", "child-phases: write a heap profile after the cold load")
 	if err := fl.Parse(args); err != nil {
@@ -113,14 +115,14 @@ func runChild(ctx context.Context, name string, args []string, stdout, stderr io
 	var err error
 	switch name {
 	case "child-search":
-		v, err = bench.MeasureSearch(ctx, *lib, *data, *rounds, *classifies)
+		v, err = bench.MeasureSearch(ctx, *lib, *data, bench.Budget{Rounds: *rounds, Classifies: *classifies, Time: *budget})
 	case "child-phases":
 		v, err = bench.MeasurePhases(ctx, *lib, *data, bench.ProfileOptions{CPU: *cpuProf, Heap: *heapProf})
 	case "child-fts":
 		if err := os.MkdirAll(*dir, 0o755); err != nil {
 			return err
 		}
-		v, err = bench.MeasureFTS(ctx, *lib, *dir, *rounds)
+		v, err = bench.MeasureFTS(ctx, *lib, *dir, bench.Budget{Rounds: *rounds, Time: *budget})
 	case "child-relevance":
 		if err := os.MkdirAll(*dir, 0o755); err != nil {
 			return err
