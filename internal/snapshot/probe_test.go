@@ -46,6 +46,7 @@ func TestProbes(t *testing.T) {
 		{"selector.json", "scheduler-message", "selector", []string{"nvidia.com/gpu.product=NVIDIA-H100-SXM5-80GB", "nearest: nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3 on node/gpu-1"}},
 		{"four-gpu.json", "scheduler-message", "insufficient", []string{"Insufficient nvidia.com/gpu", "allocatable 4, requested 2, free 2"}},
 		{"four-gpu.json", "preemption-expected", "no", []string{"spec.priority: 0"}},
+		{"preempt.json", "preemption-expected", "yes", []string{"spec.priority: 100000 - priorityClassName inference-critical", "No preemption victims found"}},
 		{"four-gpu.json", "gpu-allocatable", "yes", []string{"4 free in total across 2 nodes, but no single node has 4 free"}},
 		{"quota.json", "pod-symptom", "pending", []string{"exceeded quota"}},
 		{"quota.json", "scheduler-message", "quota", []string{"resourcequota/gpu-quota requests.nvidia.com/gpu: used 4 / hard 4"}},
@@ -128,6 +129,7 @@ func TestWalkRoutes(t *testing.T) {
 		{"plugin-notready.json", "gpu/device-plugin", ""},
 		{"mig.json", "gpu/operator-policy", ""},
 		{"mixed.json", "pending/insufficient-resources", ""},
+		{"preempt.json", "pending/preemption-failed", ""},
 		{"mixed-forbidden.json", "", "pending-reason"},
 	}
 	for _, tt := range tests {
