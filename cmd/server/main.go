@@ -62,6 +62,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			return runClassify(ctx, stripLibraryFlag(args[1:]), stdin, stdout, stderr, cat)
 		}
 		return runTriageLive(ctx, args, stdout, stderr)
+	case "gaps":
+		return runGaps(ctx, args, stdout, stderr)
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -78,6 +80,8 @@ Commands:
              route a pasted error (a file or stdin) to a playbook section
   triage [--kubeconfig K] -n NS POD | --scan -n NS | --snapshot FILE
              read the cluster read-only and route a troubled pod
+  gaps [--kubeconfig K] [--json] [--fail-on high] | --snapshot FILE
+             check the cluster for the conditions behind the library's incidents
   mcp        serve the read-only MCP tools for AI assistants on stdin/stdout
   export     write the library (or a filtered part) as JSON or CSV
   help       show this text

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -37,8 +38,15 @@ func TestLiveGaps(t *testing.T) {
 	role := applyRBAC(t, ctx, c)
 	syncRole(t, ctx, c, role)
 	removeGapObjects(t, ctx, c, g.dyn, "")
-	t.Cleanup(func() { removeGapObjects(t, context.Background(), c, g.dyn, g.id) })
 	want := g.build()
+	// CASEBOOK_GAPS_KEEP=1 leaves the planted cluster in place, to run
+	// "casebook gaps" against it by hand.
+	if os.Getenv("CASEBOOK_GAPS_KEEP") == "" {
+		t.Cleanup(func() { removeGapObjects(t, context.Background(), c, g.dyn, g.id) })
+	} else {
+		t.Logf("kept; try: go run ./cmd/server gaps --kubeconfig $%s --namespaces kube-system,team-a-%[2]s,team-b-%[2]s,gpu-operator-%[2]s --node-selector %s=%[2]s",
+			harnessEnv, g.id, gapsLabel)
+	}
 
 	rec := &recorder{}
 	ro := tokenConfig(t, ctx, admin, c, "casebook", "casebook")
