@@ -30,7 +30,7 @@ type Content struct {
 	LoadedAt  time.Time
 	Incidents int
 	Playbooks int
-	Warm      bool // the read models were reused, nothing was re-parsed
+	Warm      bool // the read models were reused and nothing was re-parsed
 	extras    Extras
 }
 
@@ -42,12 +42,12 @@ type Extras map[string]any
 // Extra returns a read model registered under name.
 func (c *Content) Extra(name string) any { return c.extras[name] }
 
-// Builder adds a read model to a Content. lib is nil on a warm start (the
-// builder must then reuse what it persisted for c.Hash or return an error
-// wrapping ErrRebuild). fsys is the library root.
+// Builder adds a read model to a Content. lib returns the parsed library;
+// on a warm start it parses on first call, so a builder that can reuse what
+// it persisted for c.Hash without the library never pays for parsing.
 type Builder struct {
 	Name  string
-	Build func(ctx context.Context, fsys fs.FS, lib *library.Library, c *Content) (any, error)
+	Build func(ctx context.Context, lib func() (*library.Library, error), c *Content) (any, error)
 	Close func(v any)
 }
 
@@ -158,7 +158,22 @@ func (l *Loader) warm(ctx context.Context, hash string) (*Content, error) {
 		st.Close()
 		return nil, err
 	}
-	if err := l.runBuilders(ctx, nil, c); err != nil {
+	var parsed *library.Library
+	lazy := func() (*library.Library, error) {
+		if parsed == nil {
+			lib, _, err := library.Load(l.fsys)
+			if err != nil {
+				return nil, err
+			}
+			if lib.Hash != hash {
+				return nil, fmt.Errorf("%w: library changed during load", ErrRebuild)
+			}
+			parsed = lib
+			c.Warm = false
+		}
+		return parsed, nil
+	}
+	if err := l.runBuilders(ctx, lazy, c); err != nil {
 		l.close(c)
 		return nil, err
 	}
@@ -186,16 +201,16 @@ func (l *Loader) cold(ctx context.Context) (*Content, error) {
 	}
 	c := &Content{Hash: lib.Hash, Taxonomy: lib.Taxonomy, Store: st, Triage: cat, Problems: problems, LoadedAt: time.Now(),
 		Incidents: len(lib.Incidents), Playbooks: len(lib.Playbooks), extras: Extras{}}
-	if err := l.runBuilders(ctx, lib, c); err != nil {
+	if err := l.runBuilders(ctx, func() (*library.Library, error) { return lib, nil }, c); err != nil {
 		l.close(c)
 		return nil, err
 	}
 	return c, nil
 }
 
-func (l *Loader) runBuilders(ctx context.Context, lib *library.Library, c *Content) error {
+func (l *Loader) runBuilders(ctx context.Context, lib func() (*library.Library, error), c *Content) error {
 	for _, b := range l.builders {
-		v, err := b.Build(ctx, l.fsys, lib, c)
+		v, err := b.Build(ctx, lib, c)
 		if err != nil {
 			return fmt.Errorf("content: build %s: %w", b.Name, err)
 		}
