@@ -11,7 +11,7 @@ trap 'cleanup' EXIT
 if [ -z "${CASEBOOK_KUBEHARNESS_KUBECONFIG:-}" ] && [ -x scripts/kubeharness.sh ] && [ "${CASEBOOK_SKIP_KUBEHARNESS:-}" != "1" ]; then
   if out=$(scripts/kubeharness.sh start); then
     export CASEBOOK_KUBEHARNESS_KUBECONFIG="$out"
-    cleanup() { scripts/kubeharness.sh stop || true; }
+    cleanup() { scripts/kubeharness.sh stop "$CASEBOOK_KUBEHARNESS_KUBECONFIG" || true; }
   else
     echo "kube harness unavailable; live-cluster tests will skip (or fail under CI=true)" >&2
   fi
