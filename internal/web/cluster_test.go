@@ -1,0 +1,179 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"casebook/internal/snapshot"
+	"casebook/internal/web"
+)
+
+// fileReader serves snapshots written by the cluster reader against the
+// real API server (internal/snapshot/testdata), standing in for a cluster
+// at the web layer; the reader itself is tested against the harness.
+type fileReader struct{ dir string }
+
+func (f fileReader) Collect(_ context.Context, ns, target string) (*snapshot.Snapshot, error) {
+	fh, err := os.Open(filepath.Join(f.dir, target+".json"))
+	if err != nil {
+		return nil, errors.New("pods \"" + target + "\" not found")
+	}
+	defer fh.Close()
+	snaps, err := snapshot.Decode(fh)
+	if err != nil {
+		return nil, err
+	}
+	return &snaps[0], nil
+}
+
+func (f fileReader) Scan(_ context.Context, ns string) (*snapshot.Scan, error) {
+	sc := &snapshot.Scan{Version: snapshot.Version, Namespace: ns}
+	for _, name := range []string{"taint", "oom"} {
+		s, err := f.Collect(context.Background(), ns, name)
+		if err != nil {
+			return nil, err
+		}
+		sc.Snapshots = append(sc.Snapshots, *s)
+	}
+	return sc, nil
+}
+
+func clusterHandler(t *testing.T) http.Handler {
+	t.Helper()
+	newHandler(t) // loads the shared library
+	return web.New(web.Deps{Content: shared.loader, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Cluster: web.ClusterConfig{Reader: fileReader{"../snapshot/testdata"}, Namespaces: []string{"team-a"}}})
+}
+
+func getDoc(t *testing.T, h http.Handler, path string) (int, *goquery.Document) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+	doc, err := goquery.NewDocumentFromReader(rec.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec.Code, doc
+}
+
+func TestLiveTriagePage(t *testing.T) {
+	h := clusterHandler(t)
+	status, doc := getDoc(t, h, "/triage/cluster?namespace=team-a&pod=taint")
+	if status != 200 {
+		t.Fatalf("status %d: %s", status, doc.Text())
+	}
+	if got := doc.Find(`[data-testid="route"]`).Text(); got != "pending/untolerated-taint" {
+		t.Fatalf("route %q, want pending/untolerated-taint", got)
+	}
+	probe := doc.Find(`[data-testid="crumb"]`).FilterFunction(func(_ int, s *goquery.Selection) bool {
+		return strings.Contains(s.Find(`[data-testid="inferred"]`).Text(), "read from cluster")
+	})
+	if probe.Length() == 0 {
+		t.Error("no answer marked as read from the cluster")
+	}
+	ev := doc.Find(`[data-testid="outcome"] [data-testid="evidence"]`).Text()
+	if !strings.Contains(ev, "untolerated taint") && !strings.Contains(ev, "NoSchedule") {
+		t.Errorf("outcome evidence does not show the taint: %q", ev)
+	}
+	if href, _ := doc.Find(`[data-testid="snapshot-download"]`).Attr("href"); !strings.Contains(href, "snapshot.json") {
+		t.Errorf("no snapshot download link: %q", href)
+	}
+
+	// Overriding an answer the cluster gave: the change link asks that
+	// question instead of probing it.
+	change, _ := probe.First().Find("a").Attr("href")
+	if !strings.Contains(change, "ask=") {
+		t.Fatalf("change link %q does not ask the question", change)
+	}
+	status, doc = getDoc(t, h, change)
+	if status != 200 || doc.Find(`[data-testid="question"]`).Length() != 1 {
+		t.Fatalf("override page: %d, question shown: %d", status, doc.Find(`[data-testid="question"]`).Length())
+	}
+	answer, _ := doc.Find(`[data-testid="question"] [data-testid="answer"]`).Last().Attr("href")
+	status, doc = getDoc(t, h, answer)
+	if status != 200 {
+		t.Fatalf("after override: %d", status)
+	}
+	if doc.Find(`[data-testid="crumb"]`).FilterFunction(func(_ int, s *goquery.Selection) bool {
+		return s.Find(`[data-testid="inferred"]`).Length() == 0
+	}).Length() == 0 {
+		t.Error("the overriding answer is not shown as the person's")
+	}
+}
+
+func TestLiveTriageLimits(t *testing.T) {
+	h := clusterHandler(t)
+	for _, tc := range []struct {
+		path string
+		want int
+	}{
+		{"/triage/cluster?namespace=Bad_NS&pod=x", 400},
+		{"/triage/cluster?namespace=team-a&pod=../../etc", 400},
+		{"/triage/cluster?namespace=team-a&pod=secret%2Fdb", 400},
+		{"/triage/cluster?namespace=team-a&pod=missing", 404},
+	} {
+		if status, _ := getDoc(t, h, tc.path); status != tc.want {
+			t.Errorf("%s: %d, want %d", tc.path, status, tc.want)
+		}
+	}
+	status, doc := getDoc(t, h, "/triage/cluster?namespace=team-a")
+	if status != 200 || doc.Find(`[data-testid="scan"] tbody tr`).Length() != 2 {
+		t.Errorf("scan: %d with %d rows", status, doc.Find(`[data-testid="scan"] tbody tr`).Length())
+	}
+	// Without a reader, live triage is a clear 404, not an error.
+	plain := newHandler(t)
+	if status, _ := getDoc(t, plain, "/triage/cluster?namespace=team-a&pod=taint"); status != 404 {
+		t.Errorf("without a cluster: %d, want 404", status)
+	}
+}
+
+func TestSnapshotUpload(t *testing.T) {
+	h := newHandler(t)
+	upload := func(data []byte) *httptest.ResponseRecorder {
+		var body bytes.Buffer
+		mw := multipart.NewWriter(&body)
+		fw, _ := mw.CreateFormFile("snapshot", "s.json")
+		fw.Write(data)
+		mw.Close()
+		req := httptest.NewRequest("POST", "/triage/snapshot", &body)
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	good, err := os.ReadFile("../snapshot/testdata/oom.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := upload(good)
+	doc, _ := goquery.NewDocumentFromReader(rec.Body)
+	if rec.Code != 200 || doc.Find(`[data-testid="route"]`).Text() != "memory/oomkilled" {
+		t.Errorf("upload of oom.json: %d route %q", rec.Code, doc.Find(`[data-testid="route"]`).Text())
+	}
+	for name, bad := range map[string][]byte{
+		"not JSON":      []byte("hello"),
+		"wrong shape":   []byte(`{"version": 1, "pod": 7}`),
+		"wrong version": []byte(`{"version": 99}`),
+		"empty":         nil,
+	} {
+		rec := upload(bad)
+		if rec.Code != 400 {
+			t.Errorf("%s: status %d, want 400", name, rec.Code)
+		}
+		if !strings.Contains(rec.Body.String(), "snapshot") {
+			t.Errorf("%s: the 400 does not say what is wrong: %.200s", name, rec.Body.String())
+		}
+	}
+}
