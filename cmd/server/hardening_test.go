@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -372,5 +373,67 @@ func TestMetricsExposeRequestsAndLoads(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("/metrics lacks %s", want)
 		}
+	}
+}
+
+// writeKubeconfig points a kubeconfig at server, with a token that must
+// never show up in a page or a log.
+func writeKubeconfig(t *testing.T, server string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "kubeconfig")
+	kc := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: " + server + "\ncontexts:\n- name: c\n  context:\n    cluster: c\n    user: u\ncurrent-context: c\nusers:\n- name: u\n  user:\n    token: SECRET-TOKEN-DO-NOT-SHOW\n"
+	if err := os.WriteFile(p, []byte(kc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// A cluster API that is down, slower than the timeout, or refusing (403)
+// turns live triage into the ordinary questions within the timeout.
+func TestDeadClusterDegradesToQuestions(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadAddr := ln.Addr().String()
+	ln.Close() // nothing listens here now
+
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(30 * time.Second):
+		}
+	}))
+	defer slow.Close()
+	forbidden := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusForbidden)
+		io.WriteString(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","message":"pods \"llm-0\" is forbidden: User \"system:serviceaccount:casebook:casebook\" cannot get resource \"pods\"","reason":"Forbidden","code":403}`)
+	}))
+	defer forbidden.Close()
+
+	for name, server := range map[string]string{"down": "http://" + deadAddr, "slow": slow.URL, "forbidden": forbidden.URL} {
+		t.Run(name, func(t *testing.T) {
+			s := hardStart(t, "--data", t.TempDir(), "--kubeconfig", writeKubeconfig(t, server), "--cluster-timeout", "2s")
+			start := time.Now()
+			status, body := s.get(t, "/triage/cluster?namespace=team-a&pod=llm-0")
+			took := time.Since(start)
+			if took > 20*time.Second {
+				t.Errorf("the page took %v with a 2s cluster timeout", took)
+			}
+			if strings.Contains(body, "SECRET-TOKEN") {
+				t.Fatal("the page shows the kubeconfig token")
+			}
+			doc, _ := goquery.NewDocumentFromReader(strings.NewReader(body))
+			switch {
+			case status == 200 && doc.Find(`[data-testid="question"], [data-testid="start"]`).Length() > 0:
+				// Degraded to questions, with a notice of what failed.
+				if !strings.Contains(doc.Find(".banner").Text(), "ould not read") {
+					t.Errorf("no notice of what could not be read: %q", doc.Find(".banner").Text())
+				}
+			default:
+				t.Errorf("status %d without questions: %.300s", status, doc.Find("main").Text())
+			}
+		})
 	}
 }

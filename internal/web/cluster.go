@@ -127,14 +127,27 @@ func (s *Server) handleClusterTriage(w http.ResponseWriter, r *http.Request) err
 	if target == "" {
 		return s.renderScan(w, r, c, cat, cu, ctx, ns)
 	}
-	snap, err := cu.Reader.Collect(ctx, ns, target)
-	if err != nil {
-		s.observeClusterError(err)
-		return collectErr(err)
-	}
 	st, err := triage.ParseState(cat.Root().ID, q.Get("a"))
 	if err != nil {
 		return badRequest{err.Error()}
+	}
+	snap, err := cu.Reader.Collect(ctx, ns, target)
+	if err != nil {
+		s.observeClusterError(err)
+		if he := collectErr(err).(*httpError); he.status != http.StatusServiceUnavailable {
+			return he
+		}
+		// A dead, slow or refusing cluster must not stop the triage: say
+		// what could not be read and ask the questions instead.
+		walk, werr := cat.Walk(st, triage.Hints{})
+		if werr != nil {
+			return badRequest{werr.Error()}
+		}
+		p, perr := s.walkPage(r, c, cat, walk, []string{"Could not read the cluster (" + err.Error() + "); answer the questions yourself."})
+		if perr != nil {
+			return perr
+		}
+		return render(r.Context(), w, http.StatusOK, templates.TriageView(p))
 	}
 	base := url.Values{"namespace": {ns}, "pod": {target}}
 	p, err := s.probedWalkPage(r, c, cat, snap, st, q.Get("ask"), func(next triage.State, ask string) string {
