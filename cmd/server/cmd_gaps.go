@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
 
 	"casebook/internal/cluster"
+	"casebook/internal/content"
 	"casebook/internal/gaps"
 	"casebook/internal/snapshot"
 	deflib "casebook/library"
@@ -156,4 +158,28 @@ func saveInventory(path string, in *snapshot.Inventory) error {
 		return fmt.Errorf("gaps: --save: %w", err)
 	}
 	return f.Close()
+}
+
+// gapsService gives the portal its gap checks: the library's checks, run
+// against the cluster configured for live triage (--kubeconfig or
+// --in-cluster, with the same namespace allow-list), cached for a minute.
+// Without a cluster /gaps explains how to run them and accepts an upload.
+func gapsService(cfg config, fsys fs.FS, loader *content.Loader, log *slog.Logger) *gaps.Service {
+	opts := gaps.ServiceOptions{Version: func() string {
+		if c := loader.Current(); c != nil {
+			return c.Hash
+		}
+		return ""
+	}}
+	if cfg.Kubeconfig != "" || cfg.InCluster {
+		r, err := cluster.Connect(cluster.Options{Kubeconfig: cfg.Kubeconfig, Context: cfg.KubeContext, Namespaces: splitList(cfg.Namespaces)})
+		if err != nil {
+			log.Error("gap checks cannot read the cluster", "err", err)
+		} else {
+			opts.Collect = func(ctx context.Context) (*snapshot.Inventory, error) {
+				return r.Inventory(ctx, cluster.InventoryOptions{Timeout: 30 * time.Second})
+			}
+		}
+	}
+	return gaps.NewService(fsys, opts)
 }

@@ -32,6 +32,8 @@ func (s *Server) routes(ext []func(Router)) http.Handler {
 	r.Get("/triage", s.adapt(s.handleTriage))
 	r.Post("/triage", s.adapt(s.rateLimited(s.handleTriagePaste)))
 	r.Get("/triage/writeup", s.adapt(s.handleWriteup))
+	r.Get("/gaps", s.adapt(s.rateLimited(s.handleGaps)))
+	r.Post("/gaps", s.adapt(s.rateLimited(s.handleGapsUpload)))
 	r.Get("/triage/cluster", s.adapt(s.rateLimited(s.handleClusterTriage)))
 	r.Get("/triage/cluster/snapshot.json", s.adapt(s.rateLimited(s.handleSnapshotDownload)))
 	r.Post("/triage/snapshot", s.adapt(s.rateLimited(s.handleSnapshotUpload)))

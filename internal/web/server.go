@@ -32,6 +32,9 @@ type Deps struct {
 	Cluster ClusterConfig
 	// Extensions add routes owned by other features (triage, MCP, metrics).
 	Extensions []func(r Router)
+	// Gaps runs the gap checks for /gaps and lists an incident's checks;
+	// nil leaves /gaps explaining how to run them from a terminal.
+	Gaps Gaps
 }
 
 // Server holds what handlers share.
@@ -44,6 +47,7 @@ type Server struct {
 	cluster *clusterUI
 	access  Access
 	limiter *limiter
+	gaps    Gaps
 }
 
 // New returns the portal's handler.
@@ -53,7 +57,7 @@ func New(d Deps) http.Handler {
 		fsys = static.FS
 	}
 	s := &Server{content: d.Content, log: d.Log, assets: static.NewAssets(fsys), version: d.Version, metrics: d.Metrics,
-		access: d.Access, limiter: newLimiter(d.Access.RateLimit), cluster: newClusterUI(d.Cluster)}
+		access: d.Access, limiter: newLimiter(d.Access.RateLimit), cluster: newClusterUI(d.Cluster), gaps: d.Gaps}
 	return s.routes(d.Extensions)
 }
 
