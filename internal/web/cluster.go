@@ -102,11 +102,7 @@ func collectErr(err error) error {
 // URL carries only the person's own answers (a= and ask=), so each step
 // re-reads the cluster and the evidence stays current.
 func (s *Server) handleClusterTriage(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
-	if err != nil {
-		return err
-	}
-	cat, err := triageCatalog(c)
+	c, cat, err := s.currentTriage()
 	if err != nil {
 		return err
 	}
@@ -320,11 +316,7 @@ func (s *Server) handleSnapshotDownload(w http.ResponseWriter, r *http.Request) 
 // handleSnapshotUpload triages an uploaded snapshot file: the air-gapped
 // path. A malformed file is a 400 that says what is wrong with it.
 func (s *Server) handleSnapshotUpload(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
-	if err != nil {
-		return err
-	}
-	cat, err := triageCatalog(c)
+	c, cat, err := s.currentTriage()
 	if err != nil {
 		return err
 	}

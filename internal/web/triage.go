@@ -20,6 +20,16 @@ func triageHref(s triage.State) string {
 	return "/triage?" + v.Encode()
 }
 
+// currentTriage returns the loaded content and its triage catalogue.
+func (s *Server) currentTriage() (*content.Content, *triage.Catalog, error) {
+	c, err := s.current()
+	if err != nil {
+		return nil, nil, err
+	}
+	cat, err := triageCatalog(c)
+	return c, cat, err
+}
+
 func triageCatalog(c *content.Content) (*triage.Catalog, error) {
 	if c.Triage == nil || c.Triage.Root() == nil {
 		return nil, &httpError{http.StatusServiceUnavailable, "the triage trees did not load; see /api/problems"}
@@ -29,11 +39,7 @@ func triageCatalog(c *content.Content) (*triage.Catalog, error) {
 
 // handleTriage renders the wizard for the walk state in the URL.
 func (s *Server) handleTriage(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
-	if err != nil {
-		return err
-	}
-	cat, err := triageCatalog(c)
+	c, cat, err := s.currentTriage()
 	if err != nil {
 		return err
 	}
@@ -161,11 +167,7 @@ func evidenceLines(ev []triage.Evidence) []templates.EvidenceLine {
 // ranked routes with the matched lines, and a link into the wizard with the
 // answers the paste implies marked as inferred.
 func (s *Server) handleTriagePaste(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
-	if err != nil {
-		return err
-	}
-	cat, err := triageCatalog(c)
+	c, cat, err := s.currentTriage()
 	if err != nil {
 		return err
 	}

@@ -42,11 +42,7 @@ func readPaste(w http.ResponseWriter, r *http.Request) (string, error) {
 }
 
 func (s *Server) handleAPIClassify(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
-	if err != nil {
-		return err
-	}
-	cat, err := triageCatalog(c)
+	_, cat, err := s.currentTriage()
 	if err != nil {
 		return err
 	}
@@ -61,11 +57,7 @@ func (s *Server) handleAPIClassify(w http.ResponseWriter, r *http.Request) error
 }
 
 func (s *Server) handleAPITrees(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
-	if err != nil {
-		return err
-	}
-	cat, err := triageCatalog(c)
+	_, cat, err := s.currentTriage()
 	if err != nil {
 		return err
 	}
@@ -86,11 +78,7 @@ func (s *Server) handleAPITrees(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) handleAPITree(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
-	if err != nil {
-		return err
-	}
-	cat, err := triageCatalog(c)
+	_, cat, err := s.currentTriage()
 	if err != nil {
 		return err
 	}

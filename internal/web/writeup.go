@@ -14,11 +14,7 @@ import (
 // format, following the postmortem-template playbook, so a triage can become
 // a library entry.
 func (s *Server) handleWriteup(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
-	if err != nil {
-		return err
-	}
-	cat, err := triageCatalog(c)
+	_, cat, err := s.currentTriage()
 	if err != nil {
 		return err
 	}
