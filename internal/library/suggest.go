@@ -36,6 +36,10 @@ func didYouMean(s string, candidates []string) string {
 // Nearest is nearest for other packages (filter validation in the web layer).
 func Nearest(s string, candidates []string) string { return nearest(s, candidates) }
 
+// Levenshtein is the edit distance between a and b, counted in runes. It is
+// the one "did you mean" measure of every package.
+func Levenshtein(a, b string) int { return levenshtein(a, b) }
+
 func levenshtein(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)

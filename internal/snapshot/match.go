@@ -1,6 +1,8 @@
 package snapshot
 
 import (
+	"casebook/internal/library"
+
 	"sort"
 	"strconv"
 	"strings"
@@ -189,27 +191,10 @@ func anyNodeHas(nodes []Node, key string, values []string) bool {
 	return false
 }
 
-// distance is the Levenshtein distance, case-insensitive: product labels
-// differ by case between tools as often as by content.
+// distance is the edit distance, case-insensitive: product labels differ by
+// case between tools as often as by content.
 func distance(a, b string) int {
-	a, b = strings.ToLower(a), strings.ToLower(b)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return library.Levenshtein(strings.ToLower(a), strings.ToLower(b))
 }
 
 // commonTokens counts the words two label values share, case-insensitive:

@@ -1,6 +1,8 @@
 package triage
 
 import (
+	"casebook/internal/library"
+
 	"maps"
 	"slices"
 	"strings"
@@ -152,23 +154,5 @@ func nearest(s string, known []string) string {
 	return " (did you mean #" + best + "?)"
 }
 
-// distance is the Levenshtein distance between a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+// distance is the edit distance used for "did you mean".
+func distance(a, b string) int { return library.Levenshtein(a, b) }
