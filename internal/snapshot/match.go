@@ -1,11 +1,11 @@
 package snapshot
 
 import (
-	"casebook/internal/library"
-
 	"sort"
 	"strconv"
 	"strings"
+
+	"casebook/internal/library"
 )
 
 // Tolerates reports whether the toleration covers the taint, with the

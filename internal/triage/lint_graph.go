@@ -1,11 +1,11 @@
 package triage
 
 import (
-	"casebook/internal/library"
-
 	"maps"
 	"slices"
 	"strings"
+
+	"casebook/internal/library"
 )
 
 // graph checks the trees as one graph: every node reachable from some
