@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: run test test-short generate check-generated lint vet bench build docker fuzz clean
+.PHONY: run test test-short generate check-generated lint vet bench build docker fuzz loadtest clean
 
 run:
 	$(GO) run ./cmd/server
@@ -43,6 +43,11 @@ docker:
 
 fuzz:
 	scripts/fuzz.sh
+
+# 64 clients for 30 s on the library page, the search page and /api/search,
+# on 127.0.0.1 only; figures go to docs/performance.md.
+loadtest: build
+	$(GO) run ./internal/bench/cmd/loadtest
 
 clean:
 	rm -rf bin
