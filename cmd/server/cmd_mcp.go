@@ -51,6 +51,7 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 			return fmt.Errorf("mcp: live triage: %w", err)
 		}
 		opts.Pods = livePods{cluster: r, src: loader}
+		opts.Gaps = mcpGaps{svc: liveGaps(r, libraryFS(cfg), loader)}
 		log.Info("live triage on: triage_pod reads the cluster read-only", "namespaces", cfg.Namespaces)
 	}
 	// The library loads before the first message is read, so no tool call

@@ -15,6 +15,7 @@ import (
 	deflib "casebook/library"
 
 	"casebook/internal/content"
+	"casebook/internal/gaps"
 	"casebook/internal/metrics"
 	"casebook/internal/web"
 )
@@ -38,6 +39,7 @@ type app struct {
 	metrics *metrics.Metrics
 	fsys    fs.FS
 	http    *http.Server
+	gaps    *gaps.Service
 }
 
 func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
@@ -51,13 +53,14 @@ func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
 	loader.OnLoad = m.LibraryLoad
 	a := &app{cfg: cfg, log: log, loader: loader, metrics: m, fsys: fsys}
 	cc := clusterConfig(cfg, log)
+	a.gaps = gapsService(cfg, fsys, loader, log)
 	var staticFS fs.FS
 	if cfg.Dev {
 		staticFS = os.DirFS("web/static")
 	}
 	handler := web.New(web.Deps{Content: loader, Log: log, Static: staticFS, Version: version(), Metrics: m, Extensions: extensions(a),
 		Access: web.Access{Header: cfg.AuthHeader, Users: splitList(cfg.AllowUsers), Domains: splitList(cfg.AllowDomains),
-			RestrictReads: cfg.RestrictReads, RateLimit: cfg.RateLimit}, Cluster: cc, Gaps: gapsService(cfg, fsys, loader, log)})
+			RestrictReads: cfg.RestrictReads, RateLimit: cfg.RateLimit}, Cluster: cc, Gaps: a.gaps})
 	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	return a, nil

@@ -57,6 +57,7 @@ func extensions(a *app) []func(web.Router) {
 // the SDK's DNS-rebinding guard would refuse; the required identity header
 // does that guard's job there.
 func mcpHandler(a *app) http.Handler {
-	s := mcp.NewServer(a.loader, mcp.Options{Version: version(), Log: a.log, Metrics: a.metrics, Pods: portalPods(a)})
+	s := mcp.NewServer(a.loader, mcp.Options{Version: version(), Log: a.log, Metrics: a.metrics, Pods: portalPods(a),
+		Gaps: portalGaps(a)})
 	return mcp.Handler(s, mcp.HTTPOptions{BehindProxy: a.cfg.AuthHeader != ""})
 }

@@ -41,6 +41,9 @@ type Options struct {
 	// configured, and triage_pod is not offered at all rather than offered
 	// and failing.
 	Pods PodTriager
+	// Gaps runs the gap checks against the cluster; nil (no cluster) leaves
+	// check_cluster_gaps out.
+	Gaps GapChecker
 }
 
 // instructions tell a connected assistant what Casebook is and how to use it

@@ -35,6 +35,9 @@ func (t *tools) register(s *sdk.Server) {
 	if t.opts.Pods != nil {
 		add(s, t, podTool, t.pod)
 	}
+	if t.opts.Gaps != nil {
+		add(s, t, gapsTool, t.gaps)
+	}
 }
 
 // toolSpec describes a tool. tweak adjusts the schema derived from the
