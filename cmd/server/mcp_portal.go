@@ -4,13 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
-
-	"golang.org/x/time/rate"
 
 	"casebook/internal/cluster"
 	"casebook/internal/mcp"
+	"casebook/internal/web"
 )
 
 // portalPods is triage_pod for /mcp: on only when serve has live triage on
@@ -35,65 +33,19 @@ func portalPods(a *app) mcp.PodTriager {
 // --rate-limit live triages per identity per minute. The identity header
 // was already required for reaching /mcp at all.
 func portalGate(cfg config, now func() time.Time) func(mcp.PodRequest) error {
-	users, domains := lower(splitList(cfg.AllowUsers)), lower(splitList(cfg.AllowDomains))
-	perMin := cfg.RateLimit
-	if perMin <= 0 {
-		perMin = 60
-	}
-	var mu sync.Mutex
-	limits := map[string]*rate.Limiter{}
+	access := web.Access{Header: cfg.AuthHeader, Users: splitList(cfg.AllowUsers), Domains: splitList(cfg.AllowDomains)}
+	limiter := web.NewLimiter(cfg.RateLimit)
 	return func(req mcp.PodRequest) error {
 		id := ""
 		if cfg.AuthHeader != "" {
-			id = strings.ToLower(strings.TrimSpace(req.Header.Get(cfg.AuthHeader)))
-			if !allowListed(id, users, domains) {
+			id = strings.TrimSpace(req.Header.Get(cfg.AuthHeader))
+			if id == "" || !access.Allowed(id) {
 				return errors.New("live triage is limited to allow-listed users")
 			}
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		l, ok := limits[id]
-		if !ok {
-			if len(limits) > 10000 { // a bounded map: forget everyone rather than grow
-				clear(limits)
-			}
-			l = rate.NewLimiter(rate.Limit(float64(perMin)/60), max(1, perMin/6))
-			limits[id] = l
-		}
-		if !l.AllowN(now(), 1) {
-			return fmt.Errorf("too many live triages; at most %d a minute", perMin)
+		if !limiter.Allow("id:"+strings.ToLower(id), now()) {
+			return fmt.Errorf("too many live triages; at most %d a minute", limiter.PerMinute())
 		}
 		return nil
 	}
-}
-
-// allowListed is the portal's rule: an identity is required, and with no
-// lists any identity will do.
-func allowListed(id string, users, domains []string) bool {
-	if id == "" {
-		return false
-	}
-	if len(users) == 0 && len(domains) == 0 {
-		return true
-	}
-	for _, u := range users {
-		if u == id {
-			return true
-		}
-	}
-	if at := strings.LastIndexByte(id, '@'); at >= 0 {
-		for _, d := range domains {
-			if strings.TrimPrefix(d, "@") == id[at+1:] {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func lower(list []string) []string {
-	for i, s := range list {
-		list[i] = strings.ToLower(s)
-	}
-	return list
 }

@@ -39,8 +39,9 @@ func identity(ctx context.Context) string {
 	return id
 }
 
-// allowed reports whether an identity is on the allow-list.
-func (a Access) allowed(id string) bool {
+// Allowed reports whether an identity is on the allow-list. It is the one
+// rule for the web pages and for the MCP tools.
+func (a Access) Allowed(id string) bool {
 	if a.Header == "" {
 		return true
 	}
@@ -88,7 +89,7 @@ func (s *Server) withAccess(next http.Handler) http.Handler {
 			})(w, r)
 			return
 		}
-		if a.RestrictReads && !a.allowed(id) {
+		if a.RestrictReads && !a.Allowed(id) {
 			s.adapt(func(http.ResponseWriter, *http.Request) error {
 				return &httpError{http.StatusForbidden, id + " is not allowed to use this portal"}
 			})(w, r)
@@ -100,11 +101,24 @@ func (s *Server) withAccess(next http.Handler) http.Handler {
 
 // requireTriageAccess guards live-cluster reads: only allow-listed users.
 func (s *Server) requireTriageAccess(r *http.Request) error {
-	if !s.access.allowed(identity(r.Context())) {
+	if !s.access.Allowed(identity(r.Context())) {
 		return &httpError{http.StatusForbidden, "live triage is limited to allow-listed users"}
 	}
 	return nil
 }
+
+// Limiter is a per-client token bucket for the expensive endpoints (classify
+// and live triage), shared by the web pages and the MCP tools.
+type Limiter = limiter
+
+// NewLimiter allows perMin requests per client per minute (0 = 60).
+func NewLimiter(perMin int) *Limiter { return newLimiter(perMin) }
+
+// Allow reports whether client key may make a request now.
+func (l *limiter) Allow(key string, now time.Time) bool { return l.allow(key, now) }
+
+// PerMinute is the configured rate.
+func (l *limiter) PerMinute() int { return l.perMin }
 
 // limiter is a per-client token bucket for the expensive endpoints.
 type limiter struct {
