@@ -109,11 +109,11 @@ func (s *Server) handleAPIGraph(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	links, err := c.Store.Links(r.Context(), st.Filter)
+	g, err := s.graphs.graph(r.Context(), c, st.Filter, focus)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, buildGraph(c, links, focus))
+	writeJSON(w, http.StatusOK, g)
 	return nil
 }
 

@@ -169,11 +169,10 @@ func pager(st listState, total int, path string) templates.Pager {
 // graphView builds the graph of the filtered set, the "most common" lines
 // and the server-rendered fallback.
 func (s *Server) graphView(ctx context.Context, c *content.Content, st listState, focus string, casesPerTerm int) (graph.Graph, templates.GraphView, []templates.CommonLine, error) {
-	links, err := c.Store.Links(ctx, st.Filter)
+	g, err := s.graphs.graph(ctx, c, st.Filter, focus)
 	if err != nil {
 		return graph.Graph{}, templates.GraphView{}, nil, err
 	}
-	g := buildGraph(c, links, focus)
 	gv := templates.GraphView{DataURL: "/api/graph?" + st.filterValues().Encode(), Nodes: len(g.Nodes), Edges: len(g.Edges)}
 	if focus != "" {
 		gv.DataURL += "&focus=" + focus

@@ -48,6 +48,7 @@ type Server struct {
 	access  Access
 	limiter *limiter
 	gaps    Gaps
+	graphs  graphMemo
 }
 
 // New returns the portal's handler.
