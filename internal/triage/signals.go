@@ -62,6 +62,10 @@ type Signal struct {
 	// anchor is a lower-case literal every match of re contains; lines
 	// without it skip the regex, which keeps a 1 MiB paste cheap.
 	anchor string
+	// anyOf, for a regex without an anchor (an alternation at the top),
+	// lists lower-case literals one of which every match contains; lines
+	// with none of them skip the regex the same way.
+	anyOf []string
 }
 
 // find returns the byte offset in line where the signal matches, or -1.
@@ -72,6 +76,9 @@ func (s *Signal) find(line, lower string) int {
 		return strings.Index(lower, s.lit)
 	}
 	if s.anchor != "" && !strings.Contains(lower, s.anchor) {
+		return -1
+	}
+	if s.anyOf != nil && !containsAny(lower, s.anyOf) {
 		return -1
 	}
 	if loc := s.re.FindStringIndex(line); loc != nil {
@@ -175,7 +182,10 @@ func (d *decoder) compile(s *Signal, what string) bool {
 		}
 		s.re = re
 		if parsed, err := syntax.Parse("(?i)"+s.Regex, syntax.Perl); err == nil {
-			s.anchor = requiredLiteral(parsed.Simplify())
+			simple := parsed.Simplify()
+			if s.anchor = requiredLiteral(simple); s.anchor == "" {
+				s.anyOf = requiredAlternatives(simple)
+			}
 		}
 	}
 	return ok
@@ -213,4 +223,63 @@ func keysOf(n *yaml.Node) []string {
 		ks = append(ks, n.Content[i].Value)
 	}
 	return ks
+}
+
+// requiredAlternatives returns lower-case literals one of which every match
+// of re contains, or nil when it cannot tell. It covers what
+// requiredLiteral cannot: alternations, where each branch has a literal of
+// its own.
+func requiredAlternatives(re *syntax.Regexp) []string {
+	switch re.Op {
+	case syntax.OpAlternate:
+		var out []string
+		for _, sub := range re.Sub {
+			if l := requiredLiteral(sub); l != "" {
+				out = append(out, l)
+				continue
+			}
+			alts := requiredAlternatives(sub)
+			if alts == nil {
+				return nil // this branch can match without any literal
+			}
+			out = append(out, alts...)
+		}
+		return out
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredAlternatives(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return requiredAlternatives(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		// Every part of a concatenation is required; keep the part whose
+		// shortest literal is longest, as the most selective.
+		var best []string
+		for _, sub := range re.Sub {
+			if alts := requiredAlternatives(sub); alts != nil && (best == nil || shortest(alts) > shortest(best)) {
+				best = alts
+			}
+		}
+		return best
+	}
+	return nil
+}
+
+func shortest(lits []string) int {
+	n := -1
+	for _, l := range lits {
+		if n < 0 || len(l) < n {
+			n = len(l)
+		}
+	}
+	return n
+}
+
+func containsAny(s string, lits []string) bool {
+	for _, l := range lits {
+		if strings.Contains(s, l) {
+			return true
+		}
+	}
+	return false
 }
