@@ -106,7 +106,7 @@ func TestMCPFollowsAccessRules(t *testing.T) {
 
 // TestMCPCommand runs "casebook mcp" in-process with pipes for stdin and
 // stdout, as an assistant that starts Casebook as a subprocess sees it;
-// with a kubeconfig it also offers triage_pod.
+// with a kubeconfig it also offers triage_pod and check_cluster_gaps.
 func TestMCPCommand(t *testing.T) {
 	t.Run("library", func(t *testing.T) {
 		cs, tools := startMCPCommand(t)
@@ -117,8 +117,8 @@ func TestMCPCommand(t *testing.T) {
 	})
 	t.Run("live", func(t *testing.T) {
 		_, tools := startMCPCommand(t, "--kubeconfig", unreachableKubeconfig(t), "--namespaces", "ml")
-		if len(tools) != 8 || !strings.Contains(strings.Join(tools, " "), "triage_pod") {
-			t.Errorf("tools %v: want triage_pod with a kubeconfig", tools)
+		if len(tools) != 9 || !strings.Contains(strings.Join(tools, " "), "triage_pod") || !strings.Contains(strings.Join(tools, " "), "check_cluster_gaps") {
+			t.Errorf("tools %v: want triage_pod and check_cluster_gaps with a kubeconfig", tools)
 		}
 	})
 }
