@@ -58,14 +58,14 @@ func Load(fsys fs.FS) (*Library, []Problem, error) {
 	lib := &Library{Taxonomy: tax, Hash: hash, incByID: map[string]*Incident{}, pbByID: map[string]*Playbook{}}
 
 	pbFiles, _ := fs.Glob(fsys, "playbooks/*.md")
-	for _, p := range pbFiles {
-		src, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			problems = append(problems, Problem{Path: p, Msg: err.Error()})
+	parsePB := func(p string, src []byte) (*Playbook, []Problem) { return parsePlaybook(p, src, tax) }
+	for _, r := range parseFiles(fsys, pbFiles, parsePB) {
+		p, pb := r.path, r.v
+		if r.err != nil {
+			problems = append(problems, Problem{Path: p, Msg: r.err.Error()})
 			continue
 		}
-		pb, ps := parsePlaybook(p, src, tax)
-		problems = append(problems, ps...)
+		problems = append(problems, r.problems...)
 		if pb == nil {
 			continue
 		}
@@ -79,25 +79,25 @@ func Load(fsys fs.FS) (*Library, []Problem, error) {
 	sort.Slice(lib.Playbooks, func(i, j int) bool { return lib.Playbooks[i].ID < lib.Playbooks[j].ID })
 
 	incFiles, _ := fs.Glob(fsys, "incidents/*.md")
-	for _, p := range incFiles {
-		src, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			problems = append(problems, Problem{Path: p, Msg: err.Error()})
+	parseIn := func(p string, src []byte) (*Incident, []Problem) { return parseIncident(p, src, tax) }
+	for _, r := range parseFiles(fsys, incFiles, parseIn) {
+		p, in := r.path, r.v
+		if r.err != nil {
+			problems = append(problems, Problem{Path: p, Msg: r.err.Error()})
 			continue
 		}
-		in, ps := parseIncident(p, src, tax)
-		problems = append(problems, ps...)
+		problems = append(problems, r.problems...)
 		if in == nil {
 			continue
 		}
 		if prev := lib.incByID[in.ID]; prev != nil {
-			problems = append(problems, Problem{Path: p, Line: idLine(src), Msg: fmt.Sprintf("duplicate incident id %s (also in %s)", in.ID, prev.Path)})
+			problems = append(problems, Problem{Path: p, Line: idLine(readOrNil(fsys, p)), Msg: fmt.Sprintf("duplicate incident id %s (also in %s)", in.ID, prev.Path)})
 			continue
 		}
 		var known []string
 		for _, id := range in.Playbooks {
 			if lib.pbByID[id] == nil {
-				problems = append(problems, Problem{Path: p, Line: fieldLine(src, "playbooks"),
+				problems = append(problems, Problem{Path: p, Line: fieldLine(readOrNil(fsys, p), "playbooks"),
 					Msg: fmt.Sprintf("links to playbook %q, which does not exist%s", id, didYouMean(id, sortedKeys(lib.pbByID)))})
 				continue
 			}
@@ -157,6 +157,12 @@ func Hash(fsys fs.FS) (string, error) {
 }
 
 func idLine(src []byte) int { return fieldLine(src, "id") }
+
+// readOrNil reads a file again to place a problem found after parsing.
+func readOrNil(fsys fs.FS, p string) []byte {
+	src, _ := fs.ReadFile(fsys, p)
+	return src
+}
 
 // fieldLine finds the line of a top-level front-matter field, for problems
 // discovered after parsing.
