@@ -180,11 +180,23 @@ func (s *Server) rateLimited(h handlerFunc) handlerFunc {
 	}
 }
 
-// maxBody caps request bodies for every route; handlers that accept large
-// pastes set their own, tighter limit.
+// uploadLimit is the cap for routes that take a snapshot or inventory file,
+// which grows with the cluster; the handlers check their own exact limits.
+const uploadLimit = 32 << 20
+
+func isUpload(r *http.Request) bool {
+	return r.Method == http.MethodPost && (r.URL.Path == "/triage/snapshot" || strings.HasPrefix(r.URL.Path, "/gaps"))
+}
+
+// withMaxBody caps request bodies for every route; handlers that accept large
+// pastes set their own, tighter limit, and uploads get uploadLimit.
 func withMaxBody(n int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			n := n
+			if isUpload(r) {
+				n = uploadLimit
+			}
 			if r.ContentLength > n {
 				w.Header().Set("Content-Type", "application/json; charset=utf-8")
 				w.WriteHeader(http.StatusRequestEntityTooLarge)
