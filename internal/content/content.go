@@ -66,6 +66,9 @@ type Loader struct {
 	// that started on it can finish. Its database file is kept until then.
 	retire   time.Duration
 	retiring map[*Content]bool
+	// saving counts library snapshots being written in the background;
+	// Close waits for them so a clean shutdown leaves one for the next start.
+	saving sync.WaitGroup
 	// Loads counts completed loads, for metrics; LastError is the last
 	// failure, if the most recent load failed.
 	OnLoad func(d time.Duration, problems int, err error)
@@ -161,7 +164,15 @@ func (l *Loader) warm(ctx context.Context, hash string) (*Content, error) {
 	var parsed *library.Library
 	lazy := func() (*library.Library, error) {
 		if parsed == nil {
-			lib, _, err := library.Load(l.fsys)
+			lib, err := loadSnapshot(l.dataDir, hash, tax)
+			if err == nil {
+				parsed = lib
+				return parsed, nil // decoded, not parsed: still warm
+			}
+			if !errors.Is(err, fs.ErrNotExist) {
+				l.log.Warn("library snapshot unusable; parsing the library", "err", err)
+			}
+			lib, _, err = library.Load(l.fsys)
 			if err != nil {
 				return nil, err
 			}
@@ -170,6 +181,7 @@ func (l *Loader) warm(ctx context.Context, hash string) (*Content, error) {
 			}
 			parsed = lib
 			c.Warm = false
+			l.saveSnapshot(lib)
 		}
 		return parsed, nil
 	}
@@ -205,7 +217,20 @@ func (l *Loader) cold(ctx context.Context) (*Content, error) {
 		l.close(c)
 		return nil, err
 	}
+	l.saveSnapshot(lib)
 	return c, nil
+}
+
+// saveSnapshot persists lib for the next warm start, in the background: a
+// load does not wait for it.
+func (l *Loader) saveSnapshot(lib *library.Library) {
+	l.saving.Add(1)
+	go func() {
+		defer l.saving.Done()
+		if err := saveSnapshot(l.dataDir, lib); err != nil {
+			l.log.Warn("could not save the library snapshot; the next start will parse", "err", err)
+		}
+	}()
 }
 
 func (l *Loader) runBuilders(ctx context.Context, lib func() (*library.Library, error), c *Content) error {
@@ -231,6 +256,7 @@ func (l *Loader) prune() {
 		keep = append(keep, c.Hash)
 	}
 	store.Prune(l.dataDir, keep...)
+	pruneSnapshots(l.dataDir, keep)
 }
 
 func (l *Loader) close(c *Content) {
@@ -244,6 +270,7 @@ func (l *Loader) close(c *Content) {
 
 // Close closes the current Content.
 func (l *Loader) Close() {
+	l.saving.Wait()
 	if c := l.cur.Swap(nil); c != nil {
 		l.close(c)
 	}

@@ -1,0 +1,87 @@
+package content
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"casebook/internal/library"
+)
+
+// The parsed library is persisted beside the read models, so that a warm
+// start whose builders need the library (the search index keeps it for its
+// hits and highlights) decodes it instead of parsing every Markdown file.
+// At 10,000 incidents parsing costs seconds of CPU and decoding a fraction
+// of that. Like the read models it is derived data: safe to delete.
+const snapshotPrefix = "library-"
+
+func shortHash(hash string) string {
+	if len(hash) > 16 {
+		return hash[:16]
+	}
+	return hash
+}
+
+func snapshotPath(dir, hash string) string {
+	return filepath.Join(dir, snapshotPrefix+shortHash(hash)+".gob")
+}
+
+// saveSnapshot writes lib's snapshot under a temporary name and renames it
+// into place when complete, so a reader never sees half a file.
+func saveSnapshot(dir string, lib *library.Library) error {
+	f, err := os.CreateTemp(dir, "."+snapshotPrefix+shortHash(lib.Hash)+"-*.tmp")
+	if err != nil {
+		return fmt.Errorf("content: library snapshot: %w", err)
+	}
+	defer os.Remove(f.Name())
+	w := bufio.NewWriterSize(f, 1<<20)
+	err = library.WriteSnapshot(w, lib)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), snapshotPath(dir, lib.Hash))
+	}
+	if err != nil {
+		return fmt.Errorf("content: library snapshot: %w", err)
+	}
+	return nil
+}
+
+// loadSnapshot reads the snapshot of the library with hash; an error
+// wrapping fs.ErrNotExist means there is none.
+func loadSnapshot(dir, hash string, tax *library.Taxonomy) (*library.Library, error) {
+	f, err := os.Open(snapshotPath(dir, hash))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return library.ReadSnapshot(bufio.NewReaderSize(f, 1<<20), tax, hash)
+}
+
+// pruneSnapshots removes snapshots, finished or not, of every hash but
+// those in keep.
+func pruneSnapshots(dir string, keep []string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		name := strings.TrimPrefix(e.Name(), ".")
+		if !strings.HasPrefix(name, snapshotPrefix) {
+			continue
+		}
+		rest := strings.TrimPrefix(name, snapshotPrefix)
+		kept := false
+		for _, h := range keep {
+			if strings.HasPrefix(rest, shortHash(h)) {
+				kept = true
+			}
+		}
+		if !kept {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
