@@ -5,11 +5,17 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search/query"
 
 	"casebook/internal/library"
 )
@@ -229,4 +235,62 @@ func reportPercentiles(b *testing.B, lat []time.Duration) {
 	}
 	b.ReportMetric(at(0.50), "p50-ms")
 	b.ReportMetric(at(0.99), "p99-ms")
+}
+
+// BenchmarkBaseline runs the text queries of the mix as the plainest bleve
+// search there is, on the same documents: one English field holding all the
+// text, every word required, top 10, no facets, no highlights. On a shared
+// machine it calibrates the other figures: what matters is the ratio.
+func BenchmarkBaseline(b *testing.B) {
+	for _, n := range benchSizes {
+		lib := syntheticLibrary(b, n)
+		m := mapping.NewIndexMapping()
+		m.DefaultAnalyzer = en.AnalyzerName
+		m.StoreDynamic, m.DocValuesDynamic = false, false
+		path := filepath.Join(b.TempDir(), "baseline")
+		cpu := cpuTime()
+		bb, err := bleve.NewBuilder(path, m, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, in := range lib.Incidents {
+			text := []string{in.Title, in.Summary}
+			for _, s := range in.Sections {
+				text = append(text, s.Text)
+			}
+			if err := bb.Index(in.ID, map[string]any{"body": strings.Join(text, "\n")}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := bb.Close(); err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("baseline build of %d documents: %v CPU", n, cpuTime()-cpu)
+		bi, err := bleve.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, q := range benchQueries {
+			if q.req.Query == "" || q.req.Filters != nil {
+				continue
+			}
+			b.Run(fmt.Sprintf("%dk/%s", n/1000, q.name), func(b *testing.B) {
+				var lat []time.Duration
+				cpu := cpuTime()
+				for b.Loop() {
+					mq := query.NewMatchQuery(strings.ReplaceAll(q.req.Query, `"`, ""))
+					mq.SetField("body")
+					mq.SetOperator(query.MatchQueryOperatorAnd)
+					start := time.Now()
+					if _, err := bi.Search(bleve.NewSearchRequest(mq)); err != nil {
+						b.Fatal(err)
+					}
+					lat = append(lat, time.Since(start))
+				}
+				reportCPU(b, cpu)
+				reportPercentiles(b, lat)
+			})
+		}
+		bi.Close()
+	}
 }

@@ -32,19 +32,20 @@ func build(dir, path string, ix *Index) error {
 		return fmt.Errorf("search: build: %w", err)
 	}
 	tax := ix.lib.Taxonomy
-	lengths := newLengthCounter(m, len(ix.docs))
+	lengths := newLengthCounter(m, len(ix.byRank))
 	add := func(d *document) error {
+		d.addIdentifiers()
 		lengths.add(d)
 		return b.Index(d.id, d.fields())
 	}
-	for i, in := range ix.lib.Incidents {
-		if err := add(incidentDocument(tax, in, i)); err != nil {
+	for _, in := range ix.lib.Incidents {
+		if err := add(incidentDocument(tax, in)); err != nil {
 			b.Close()
 			return fmt.Errorf("search: index %s: %w", in.ID, err)
 		}
 	}
-	for i, pb := range ix.lib.Playbooks {
-		if err := add(playbookDocument(tax, pb, len(ix.lib.Incidents)+i)); err != nil {
+	for _, pb := range ix.lib.Playbooks {
+		if err := add(playbookDocument(tax, pb)); err != nil {
 			b.Close()
 			return fmt.Errorf("search: index playbook %s: %w", pb.ID, err)
 		}
@@ -52,7 +53,7 @@ func build(dir, path string, ix *Index) error {
 	if err := b.Close(); err != nil {
 		return fmt.Errorf("search: build: %w", err)
 	}
-	if err := writeManifest(work, manifest{Hash: ix.lib.Hash, Docs: len(ix.docs), Lengths: lengths.totals()}); err != nil {
+	if err := writeManifest(work, manifest{Hash: ix.lib.Hash, Docs: len(ix.byRank), Lengths: lengths.totals()}); err != nil {
 		return err
 	}
 	if err := os.Rename(work, path); err != nil {
@@ -95,11 +96,7 @@ func openVerified(path, hash string, docs int) (bi bleve.Index, man *manifest, e
 		err = fmt.Errorf("index holds %d documents, want %d", n, docs)
 	}
 	if err == nil {
-		// Touch every segment once so a damaged one fails now, not on the
-		// first user's query.
-		req := bleve.NewSearchRequestOptions(query.NewMatchAllQuery(), 1, 0, false)
-		req.AddFacet(fieldKind, bleve.NewFacetRequest(fieldKind, 2))
-		_, err = bi.Search(req)
+		_, err = bi.Search(bleve.NewSearchRequestOptions(query.NewMatchAllQuery(), 1, 0, false))
 	}
 	if err != nil {
 		bi.Close()
@@ -140,8 +137,12 @@ func (c *lengthCounter) add(d *document) {
 	}
 	c.n++
 	for field, segs := range d.text {
+		a := c.analyzers[field]
+		if a == nil {
+			continue // not indexed on its own
+		}
 		for _, s := range segs {
-			c.sum[field] += len(c.analyzers[field].Analyze([]byte(s.text)))
+			c.sum[field] += len(a.Analyze([]byte(s.text)))
 		}
 	}
 	for field, vals := range d.keywords {

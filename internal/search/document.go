@@ -1,7 +1,6 @@
 package search
 
 import (
-	"strconv"
 	"strings"
 
 	"casebook/internal/library"
@@ -21,17 +20,11 @@ type segment struct {
 type document struct {
 	id       string
 	text     map[string][]segment // analysed fields
-	keywords map[string][]string  // kind, facets, org, year, ident
-	rank     float64              // position in the newest-first listing
+	keywords map[string][]string  // facets and identifiers
 }
 
-func newDocument(id, kind string, rank int) *document {
-	return &document{
-		id:       id,
-		text:     map[string][]segment{},
-		keywords: map[string][]string{fieldKind: {kind}},
-		rank:     float64(rank),
-	}
+func newDocument(id string) *document {
+	return &document{id: id, text: map[string][]segment{}, keywords: map[string][]string{}}
 }
 
 func (d *document) add(field, key, text string) {
@@ -67,8 +60,8 @@ func (d *document) addTerms(tax *library.Taxonomy, f library.Facet, ids []string
 	}
 }
 
-// finish derives the fields that copy others: Korean prose, the unstemmed
-// vocabulary for typo matching, and the identifiers.
+// finish derives the text fields that copy others: Korean prose and the
+// unstemmed vocabulary for typo matching.
 func (d *document) finish() {
 	for _, field := range []string{fieldTitle, fieldSummary, fieldBody, fieldSources} {
 		for _, s := range d.text[field] {
@@ -83,6 +76,14 @@ func (d *document) finish() {
 	for _, field := range []string{fieldTitle, fieldSummary, fieldSignals, fieldSources, fieldOrgText} {
 		d.text[fieldWords] = append(d.text[fieldWords], d.text[field]...)
 	}
+	for _, field := range []string{fieldTitle, fieldSummary, fieldSignals, fieldOrgText, fieldSources, fieldBody} {
+		d.text[fieldAll] = append(d.text[fieldAll], d.text[field]...)
+	}
+}
+
+// addIdentifiers extracts the identifiers of the text for the ident field.
+// Only indexing needs them, not highlighting, which rebuilds documents too.
+func (d *document) addIdentifiers() {
 	seen := map[string]bool{}
 	for _, field := range []string{fieldTitle, fieldSummary, fieldBody, fieldCode, fieldSignals} {
 		for _, s := range d.text[field] {
@@ -98,8 +99,11 @@ func (d *document) finish() {
 
 // fields is the document as bleve indexes it.
 func (d *document) fields() map[string]any {
-	m := make(map[string]any, len(d.text)+len(d.keywords)+1)
+	m := make(map[string]any, len(d.text)+len(d.keywords))
 	for f, segs := range d.text {
+		if _, ok := analyzerOf[f]; !ok {
+			continue // body prose is indexed as part of "all"
+		}
 		vals := make([]string, len(segs))
 		for i, s := range segs {
 			vals[i] = s.text
@@ -109,12 +113,11 @@ func (d *document) fields() map[string]any {
 	for f, vals := range d.keywords {
 		m[f] = vals
 	}
-	m[fieldRank] = d.rank
 	return m
 }
 
-func incidentDocument(tax *library.Taxonomy, in *library.Incident, rank int) *document {
-	d := newDocument(in.ID, KindIncident, rank)
+func incidentDocument(tax *library.Taxonomy, in *library.Incident) *document {
+	d := newDocument(in.ID)
 	d.add(fieldTitle, "title", in.Title)
 	d.add(fieldSummary, "summary", in.Summary)
 	d.add(fieldBody, "#trigger", in.Trigger)
@@ -127,18 +130,12 @@ func incidentDocument(tax *library.Taxonomy, in *library.Incident, rank int) *do
 	for _, f := range []library.Facet{library.FacetCause, library.FacetComponent, library.FacetSymptom, library.FacetFactor, library.FacetDomain} {
 		d.addTerms(tax, f, in.Terms(f))
 	}
-	if org := orgKey(in.Organization); org != "" {
-		d.keywords[fieldOrg] = []string{org}
-	}
-	if in.Year > 0 {
-		d.keywords[fieldYear] = []string{strconv.Itoa(in.Year)}
-	}
 	d.finish()
 	return d
 }
 
-func playbookDocument(tax *library.Taxonomy, pb *library.Playbook, rank int) *document {
-	d := newDocument(pb.ID, KindPlaybook, rank)
+func playbookDocument(tax *library.Taxonomy, pb *library.Playbook) *document {
+	d := newDocument(pb.ID)
 	d.add(fieldTitle, "title", pb.Title)
 	d.add(fieldSummary, "summary", pb.Summary)
 	d.addSections(pb.Sections)

@@ -13,6 +13,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	bsearch "github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
 
 	"casebook/internal/library"
 )
@@ -25,20 +26,38 @@ type Index struct {
 	matcher *Matcher
 	english analysis.Analyzer
 	bm25    *bsearch.BM25Stats // true field lengths, see lengthCounter
-	docs    map[string]source  // by document id
-	orgs    map[string]string  // org key -> organization as written
+	byRank  []source           // incidents newest first, then playbooks
+	facets  *facetTable        // facet values by rank
+	rankOf  []int32            // bleve document number -> rank
 	info    Info
 }
 
 // source is the library object behind an index document.
 type source struct {
-	incident   *library.Incident
-	playbook   *library.Playbook
-	rank       int
-	categories []string // of the incident's causes
+	incident *library.Incident
+	playbook *library.Playbook
 }
 
-func (s source) incidentCategory(id string) bool { return slices.Contains(s.categories, id) }
+func (s source) id() string {
+	if s.incident != nil {
+		return s.incident.ID
+	}
+	return s.playbook.ID
+}
+
+// has reports whether the document is classified under t.
+func (s source) has(t *library.Term) bool {
+	if s.playbook != nil {
+		switch t.Facet {
+		case library.FacetSymptom:
+			return slices.Contains(s.playbook.Symptoms, t.ID)
+		case library.FacetComponent:
+			return slices.Contains(s.playbook.Components, t.ID)
+		}
+		return false
+	}
+	return slices.Contains(s.incident.Terms(t.Facet), t.ID)
+}
 
 // Info describes how Open obtained the index, for the start-up log.
 type Info struct {
@@ -58,13 +77,18 @@ const (
 	staleBuildAge = time.Hour
 )
 
+// schemaVersion names the layout of the index (mapping and manifest). A
+// change to either must bump it, so that an index written by an older
+// Casebook is rebuilt rather than misread.
+const schemaVersion = 4
+
 // DirName is the directory, under the data folder, of the index of the
 // library with this content hash.
 func DirName(hash string) string {
 	if len(hash) > 16 {
 		hash = hash[:16]
 	}
-	return dirPrefix + hash
+	return fmt.Sprintf("%sv%d-%s", dirPrefix, schemaVersion, hash)
 }
 
 // Open returns the index of lib under dir (the data folder), reusing the
@@ -87,7 +111,7 @@ func Open(dir string, lib *library.Library) (*Index, error) {
 	ix.info.Path = path
 
 	if _, err := os.Stat(path); err == nil {
-		bi, man, err := openVerified(path, lib.Hash, len(ix.docs))
+		bi, man, err := openVerified(path, lib.Hash, len(ix.byRank))
 		if err == nil {
 			ix.info.Reused = true
 			return ix.opened(bi, man, start)
@@ -101,7 +125,7 @@ func Open(dir string, lib *library.Library) (*Index, error) {
 	if err := build(dir, path, ix); err != nil {
 		return nil, err
 	}
-	bi, man, err := openVerified(path, lib.Hash, len(ix.docs))
+	bi, man, err := openVerified(path, lib.Hash, len(ix.byRank))
 	if err != nil {
 		return nil, fmt.Errorf("search: open new index: %w", err)
 	}
@@ -109,23 +133,12 @@ func Open(dir string, lib *library.Library) (*Index, error) {
 }
 
 func newIndex(lib *library.Library) *Index {
-	ix := &Index{lib: lib, matcher: NewMatcher(lib.Taxonomy), docs: map[string]source{}, orgs: map[string]string{}}
-	for i, in := range lib.Incidents {
-		var cats []string
-		for _, c := range in.Causes {
-			if t, ok := lib.Taxonomy.Term(library.FacetCause, c); ok && t.Category != "" && !slices.Contains(cats, t.Category) {
-				cats = append(cats, t.Category)
-			}
-		}
-		ix.docs[in.ID] = source{incident: in, rank: i, categories: cats}
-		if k := orgKey(in.Organization); k != "" {
-			if _, ok := ix.orgs[k]; !ok {
-				ix.orgs[k] = in.Organization
-			}
-		}
+	ix := &Index{lib: lib, matcher: NewMatcher(lib.Taxonomy), facets: newFacetTable(lib)}
+	for _, in := range lib.Incidents {
+		ix.byRank = append(ix.byRank, source{incident: in})
 	}
-	for i, pb := range lib.Playbooks {
-		ix.docs[pb.ID] = source{playbook: pb, rank: len(lib.Incidents) + i}
+	for _, pb := range lib.Playbooks {
+		ix.byRank = append(ix.byRank, source{playbook: pb})
 	}
 	return ix
 }
@@ -146,26 +159,56 @@ func (ix *Index) opened(bi bleve.Index, man *manifest, start time.Time) (*Index,
 	// searcher on the pseudo-field "*", which still asks for its stats.
 	ix.bm25.FieldCardinality["*"] = 1
 	ix.english = ix.bleve.Mapping().AnalyzerNamed(en.AnalyzerName)
+	err := error(nil)
 	if ix.english == nil {
-		ix.bleve.Close()
-		return nil, fmt.Errorf("search: index mapping lacks the %q analyzer", en.AnalyzerName)
+		err = fmt.Errorf("search: index mapping lacks the %q analyzer", en.AnalyzerName)
 	}
-	ix.info.Docs = len(ix.docs)
+	if err == nil {
+		err = ix.mapDocumentNumbers()
+	}
+	if err != nil {
+		ix.bleve.Close()
+		return nil, err
+	}
+	ix.info.Docs = len(ix.byRank)
 	ix.info.Took = time.Since(start)
 	return ix, nil
 }
 
-// document rebuilds the indexed form of a hit for highlighting.
-func (ix *Index) document(id string) *document {
-	s, ok := ix.docs[id]
-	switch {
-	case !ok:
-		return nil
-	case s.incident != nil:
-		return incidentDocument(ix.lib.Taxonomy, s.incident, s.rank)
-	default:
-		return playbookDocument(ix.lib.Taxonomy, s.playbook, s.rank)
+// mapDocumentNumbers records the rank of each of bleve's internal document
+// numbers, so that a match can be placed without looking its id up.
+func (ix *Index) mapDocumentNumbers() error {
+	rankByID := make(map[string]int32, len(ix.byRank))
+	for rank, s := range ix.byRank {
+		rankByID[s.id()] = int32(rank)
 	}
+	req := bleve.NewSearchRequestOptions(query.NewMatchAllQuery(), len(ix.byRank), 0, false)
+	req.Score = "none"
+	sr, err := ix.bleve.Search(req)
+	if err != nil {
+		return fmt.Errorf("search: map documents: %w", err)
+	}
+	for _, h := range sr.Hits {
+		rank, ok := rankByID[h.ID]
+		if !ok {
+			return fmt.Errorf("search: index holds %q, which the library does not", h.ID)
+		}
+		num := h.IndexInternalID.Value()
+		for uint64(len(ix.rankOf)) <= num {
+			ix.rankOf = append(ix.rankOf, -1)
+		}
+		ix.rankOf[num] = rank
+	}
+	return nil
+}
+
+// document rebuilds the indexed form of a document for highlighting.
+func (ix *Index) document(rank int) *document {
+	s := ix.byRank[rank]
+	if s.incident != nil {
+		return incidentDocument(ix.lib.Taxonomy, s.incident)
+	}
+	return playbookDocument(ix.lib.Taxonomy, s.playbook)
 }
 
 // Info reports how the index was opened.

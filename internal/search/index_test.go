@@ -171,7 +171,7 @@ func TestRemoveStaleLeavesCurrentAndRunningBuilds(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := strings.Join(dirNames(t, dir), " ")
-	if want := ".building-new index-0123456789abcdef store.db"; got != want {
+	if want := ".building-new " + DirName(keep) + " store.db"; got != want {
 		t.Errorf("after RemoveStale: %s, want %s", got, want)
 	}
 }

@@ -14,13 +14,11 @@ import (
 )
 
 // Index field names. Text fields are analysed; the facet fields hold term
-// ids verbatim and carry doc values for facet counts.
+// ids verbatim, for queries that expand a term's name to the term.
 const (
-	fieldKind     = "kind"
-	fieldRank     = "rank"
 	fieldTitle    = "title"
 	fieldSummary  = "summary"
-	fieldBody     = "body"
+	fieldBody     = "body" // not indexed on its own: part of "all"
 	fieldCode     = "code"
 	fieldSignals  = "signals"
 	fieldSources  = "sources"
@@ -28,14 +26,13 @@ const (
 	fieldKorean   = "ko"
 	fieldIdent    = "ident"
 	fieldWords    = "words"
-	fieldOrg      = "org"
-	fieldYear     = "year"
+	fieldAll      = "all"
 	analyzerWords = "casebook_words"
 	analyzerKo    = "casebook_ko"
 )
 
-// facetFields are the keyword fields of the taxonomy facets; their names are
-// the facet names so filters and facet counts need no translation.
+// facetFields are the keyword fields of the taxonomy facets, named after the
+// facets.
 var facetFields = []library.Facet{
 	library.FacetCause, library.FacetCauseCategory, library.FacetComponent,
 	library.FacetSymptom, library.FacetFactor, library.FacetDomain,
@@ -50,7 +47,9 @@ var facetFields = []library.Facet{
 // are kept whole and only lower-cased, so they match as typed; "words" is an
 // unstemmed copy of the names and summaries that typo-tolerant (fuzzy)
 // matching runs against, because edit distance is meaningful on words people
-// type, not on stems. Scoring is BM25 with true field lengths (see
+// type, not on stems; "all" holds the body prose and every short English
+// field again, so that one posting list per word decides which documents
+// match (see textQuery) and the body costs one analysis. Scoring is BM25 with true field lengths (see
 // lengthCounter). Nothing is stored: hits are rendered from the library in
 // memory.
 func newMapping() (*mapping.IndexMappingImpl, error) {
@@ -78,35 +77,28 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 		f := mapping.NewTextFieldMapping()
 		f.Analyzer = analyzer
 		f.Store, f.IncludeInAll = false, false
-		if analyzer == keyword.Name {
-			// Facet counts and filters read doc values.
-			f.IncludeTermVectors, f.DocValues = false, name != fieldIdent
-		} else {
-			// Phrases and highlighting need positions and offsets.
-			f.IncludeTermVectors, f.DocValues = true, false
-		}
+		// Phrases and highlighting need positions and offsets in text.
+		// Filters, facet counts and sorting work on the library in memory,
+		// so no field needs doc values.
+		f.IncludeTermVectors, f.DocValues = analyzer != keyword.Name, false
 		doc.AddFieldMappingsAt(name, f)
 	}
-
-	rank := mapping.NewNumericFieldMapping()
-	rank.Store, rank.IncludeInAll, rank.DocValues = false, false, true
-	doc.AddFieldMappingsAt(fieldRank, rank)
 
 	m.DefaultMapping = doc
 	return m, m.Validate()
 }
 
-// fieldAnalyzers maps every text and keyword field to its analyzer.
+// analyzerOf is fieldAnalyzers, computed once.
+var analyzerOf = fieldAnalyzers()
+
+// fieldAnalyzers maps every indexed text and keyword field to its analyzer.
 func fieldAnalyzers() map[string]string {
 	m := map[string]string{
 		fieldKorean: analyzerKo,
 		fieldWords:  analyzerWords,
 		fieldIdent:  keyword.Name,
-		fieldKind:   keyword.Name,
-		fieldOrg:    keyword.Name,
-		fieldYear:   keyword.Name,
 	}
-	for _, f := range []string{fieldTitle, fieldSummary, fieldBody, fieldCode, fieldSignals, fieldSources, fieldOrgText} {
+	for _, f := range []string{fieldTitle, fieldSummary, fieldSignals, fieldSources, fieldOrgText, fieldAll, fieldCode} {
 		m[f] = en.AnalyzerName
 	}
 	for _, f := range facetFields {

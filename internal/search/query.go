@@ -7,11 +7,14 @@ import (
 
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
+
+	"casebook/internal/library"
 )
 
 // Field weights. The title names the symptom or the incident in a few words;
-// summaries and playbook signals are dense; code blocks repeat the same
-// kubectl lines everywhere.
+// summaries and playbook signals are dense; "all" holds the body prose and,
+// again, the short fields, so a title word counts there too; code blocks
+// repeat the same kubectl lines everywhere.
 var fieldBoosts = []struct {
 	field string
 	boost float64
@@ -20,8 +23,8 @@ var fieldBoosts = []struct {
 	{fieldSummary, 1.5},
 	{fieldSignals, 1.5},
 	{fieldOrgText, 2},
-	{fieldBody, 1},
 	{fieldSources, 0.6},
+	{fieldAll, 1},
 	{fieldCode, 0.5},
 }
 
@@ -29,65 +32,88 @@ const (
 	boostIdent   = 3   // an identifier typed exactly
 	boostKorean  = 2   // Korean prose is rare, so a match in it is telling
 	boostFuzzy   = 0.3 // a typo match is worth less than any exact match
-	boostPhrase  = 1.5 // the whole query as a phrase, per field weight
 	boostTerm    = 1.2 // a document classified under a term the query names
 	maxTermBoost = 2   // ... growing with the words of the name, up to this
 	tieBreaker   = 0.2 // share of the other fields' scores a word keeps besides its best field
 )
 
-// textQuery turns a parsed query into a bleve query.
+// tier is how many of the query's words a document must match. Search
+// tries the tiers in order and keeps the first with enough matches.
+type tier int
+
+const (
+	allWords  tier = iota // every significant word: cheap, and precise when it finds enough
+	mostWords             // all but a third of them (see minShould)
+	anyWord               // at least one, when nothing else matches
+)
+
+// textQuery turns a parsed query into a bleve query for one tier. ok is
+// false when the tier would repeat an easier one.
 //
 // Each word becomes one clause scored by its best field (dis-max), so a word
 // that appears in the title and the body is not counted twice. A word that
 // is part of a taxonomy term's name also matches every document classified
 // under that term: "toleration" finds incidents filed under
-// untolerated-taint that never use the word. Most of the words must match
-// (see minShould), quoted phrases must match, and the whole query as a
-// phrase adds to the score. relaxed drops the word minimum to one, for a
-// second try when the strict query finds nothing.
-func (ix *Index) textQuery(q *userQuery, relaxed bool) query.Query {
+// untolerated-taint that never use the word. Quoted phrases must match.
+// Words that appear next to each other as in the query earn a bonus later
+// (see phraseBonus).
+//
+// Which documents match is decided by a cheaper twin of each word clause
+// (see wordClause) that reads the posting lists of the "all" and "code"
+// fields instead of one per field. bleve then scores only those documents, skipping the
+// scoring clauses to them, where a disjunction of the scoring clauses would
+// walk the postings of every field of every word.
+func (ix *Index) textQuery(q *userQuery, t tier) (_ query.Query, ok bool) {
 	terms := ix.termLeaves(q.words)
-	var words []query.Query
-	required := 0
+	var scoring, matching, required []query.Query
 	for i, w := range q.words {
-		c, significant := ix.wordClause(w, terms[i])
-		if c == nil {
+		c := ix.wordClause(w, terms[i])
+		if c.score == nil {
 			continue
 		}
-		words = append(words, c)
-		if significant {
-			required++
+		scoring = append(scoring, c.score)
+		matching = append(matching, c.match)
+		if c.significant {
+			required = append(required, c.match)
 		}
 	}
 
 	var must []query.Query
-	if len(words) > 0 {
-		d := query.NewDisjunctionQuery(words)
-		if relaxed {
-			d.SetMin(1)
-		} else {
-			d.SetMin(float64(minShould(required)))
+	switch {
+	case t == allWords && len(required) > 0:
+		if minShould(len(required)) == len(required) && len(required) == len(matching) {
+			return nil, false // the same as mostWords
+		}
+		must = append(must, query.NewConjunctionQuery(required))
+	case t == allWords:
+		return nil, false
+	case len(matching) > 0:
+		d := query.NewDisjunctionQuery(matching)
+		d.SetMin(1)
+		if t == mostWords {
+			d.SetMin(float64(minShould(len(required))))
 		}
 		must = append(must, d)
 	}
 	for _, p := range q.phrases {
-		must = append(must, ix.phraseClause(p, 1))
+		must = append(must, ix.phraseClause(p))
 	}
 	if len(must) == 0 {
-		return query.NewMatchNoneQuery()
+		return query.NewMatchNoneQuery(), true
 	}
-	b := query.NewBooleanQuery(must, nil, nil)
-	if len(words) > 1 {
-		b.AddShould(ix.phraseClause(q.loose, boostPhrase))
-	}
-	return b
+	return query.NewBooleanQuery(must, scoring, nil), true
+}
+
+// namedTerm is a taxonomy term a query word is part of the name of.
+type namedTerm struct {
+	*library.Term
+	boost float64
 }
 
 // termLeaves finds the taxonomy terms the words name and returns, for each
-// word, a query for the documents classified under each term whose name
-// covers it. A longer name is stronger evidence, so its boost grows with
-// its length.
-func (ix *Index) termLeaves(words []string) [][]query.Query {
+// word, the terms whose name covers it. A longer name is stronger evidence,
+// so its boost grows with its length.
+func (ix *Index) termLeaves(words []string) [][]namedTerm {
 	var normal []string
 	var owner []int
 	for i, w := range words {
@@ -96,17 +122,14 @@ func (ix *Index) termLeaves(words []string) [][]query.Query {
 			owner = append(owner, i)
 		}
 	}
-	out := make([][]query.Query, len(words))
+	out := make([][]namedTerm, len(words))
 	for _, tm := range ix.matcher.matches(normal) {
 		boost := min(boostTerm*(1+0.2*float64(tm.end-tm.start-1)), maxTermBoost)
 		last := -1
 		for k := tm.start; k < tm.end; k++ {
 			if i := owner[k]; i != last {
 				last = i
-				t := query.NewTermQuery(tm.term.ID)
-				t.SetField(string(tm.term.Facet))
-				t.SetBoost(boost)
-				out[i] = append(out[i], t)
+				out[i] = append(out[i], namedTerm{tm.term, boost})
 			}
 		}
 	}
@@ -124,50 +147,76 @@ func minShould(n int) int {
 	return n - n/3
 }
 
-// wordClause matches one word in every field, and through terms, in the
-// classification. It reports whether the word is significant: stop words
-// and numbers may match but are not required. It returns nil for a word
-// nothing can match.
-func (ix *Index) wordClause(w string, terms []query.Query) (query.Query, bool) {
-	leaves := terms
-	significant := false
+// wordClauses are the two queries of one word: score ranks the documents
+// by the word's best field; match finds the same documents from the "all"
+// and "code" fields and scores nothing. significant is false for stop words and numbers,
+// which may match but are not required.
+type wordClauses struct {
+	score, match query.Query
+	significant  bool
+}
+
+// wordClause builds the clauses of one word: its fields, the taxonomy terms
+// whose names it is part of, its identifier form and its typo neighbours.
+// Both clauses are nil for a word nothing can match.
+func (ix *Index) wordClause(w string, terms []namedTerm) wordClauses {
+	var score, match []query.Query
+	both := func(boost float64, make func() query.BoostableQuery) {
+		s, m := make(), make()
+		s.SetBoost(boost)
+		m.SetBoost(0)
+		score, match = append(score, s), append(match, m)
+	}
+	var c wordClauses
+	for _, t := range terms {
+		both(t.boost, func() query.BoostableQuery { return termQuery(string(t.Facet), t.ID) })
+	}
 	if hasHangul(w) {
-		m := query.NewMatchQuery(w)
-		m.SetField(fieldKorean)
-		m.SetBoost(boostKorean)
-		leaves = append(leaves, m)
-		significant = true
+		both(boostKorean, func() query.BoostableQuery { return matchQuery(w, fieldKorean, 0) })
+		c.significant = true
 	} else if len(ix.english.Analyze([]byte(w))) > 0 {
 		for _, fb := range fieldBoosts {
-			m := query.NewMatchQuery(w)
-			m.SetField(fb.field)
-			m.SetBoost(fb.boost)
-			// All tokens of one typed word must match: nvidia.com/gpu is
-			// "nvidia.com" and "gpu" to the analyzer, and either alone is
-			// not what the user asked for.
-			m.SetOperator(query.MatchQueryOperatorAnd)
-			leaves = append(leaves, m)
+			s := matchQuery(w, fb.field, 0)
+			s.SetBoost(fb.boost)
+			score = append(score, s)
 		}
-		significant = letterCount(w) > 0
+		for _, field := range []string{fieldAll, fieldCode} {
+			m := matchQuery(w, field, 0)
+			m.SetBoost(0)
+			match = append(match, m)
+		}
+		c.significant = letterCount(w) > 0
 	}
 	if id := trimIdent(w); isIdentifier(id) {
-		t := query.NewTermQuery(strings.ToLower(id))
-		t.SetField(fieldIdent)
-		t.SetBoost(boostIdent)
-		leaves = append(leaves, t)
-		significant = true
+		both(boostIdent, func() query.BoostableQuery { return termQuery(fieldIdent, strings.ToLower(id)) })
+		c.significant = true
 	}
 	if f := ix.fuzziness(w); f > 0 {
-		fz := query.NewMatchQuery(w)
-		fz.SetField(fieldWords)
-		fz.SetFuzziness(f)
-		fz.SetBoost(boostFuzzy)
-		leaves = append(leaves, fz)
+		both(boostFuzzy, func() query.BoostableQuery { return matchQuery(w, fieldWords, f) })
 	}
-	if len(leaves) == 0 {
-		return nil, false
+	if len(score) == 0 {
+		return wordClauses{}
 	}
-	return combine(tieBreaker, leaves...), significant
+	c.score = combine(tieBreaker, score...)
+	c.match = query.NewDisjunctionQuery(match)
+	return c
+}
+
+// matchQuery matches the analysed word w in field. All tokens of one typed
+// word must match: nvidia.com/gpu is "nvidia.com" and "gpu" to the
+// analyzer, and either alone is not what the user asked for.
+func matchQuery(w, field string, fuzziness int) *query.MatchQuery {
+	m := query.NewMatchQuery(w)
+	m.SetField(field)
+	m.SetOperator(query.MatchQueryOperatorAnd)
+	m.SetFuzziness(fuzziness)
+	return m
+}
+
+func termQuery(field, term string) *query.TermQuery {
+	t := query.NewTermQuery(term)
+	t.SetField(field)
+	return t
 }
 
 // fuzziness is the edit distance allowed for w: none for short words (too
@@ -183,7 +232,7 @@ func (ix *Index) fuzziness(w string) int {
 	if ix.hasTerm(fieldWords, strings.ToLower(w)) {
 		return 0
 	}
-	if toks := ix.english.Analyze([]byte(w)); len(toks) == 1 && ix.hasTerm(fieldBody, string(toks[0].Term)) {
+	if toks := ix.english.Analyze([]byte(w)); len(toks) == 1 && ix.hasTerm(fieldAll, string(toks[0].Term)) {
 		return 0
 	}
 	if n >= 8 {
@@ -203,19 +252,19 @@ func (ix *Index) hasTerm(field, term string) bool {
 	return err == nil && e != nil && e.Term == term
 }
 
-// phraseClause matches p as a phrase in any text field.
-func (ix *Index) phraseClause(p string, boost float64) query.Query {
+// phraseClause matches a quoted phrase in any text field.
+func (ix *Index) phraseClause(p string) query.Query {
 	var leaves []query.Query
 	if hasHangul(p) {
 		m := query.NewMatchPhraseQuery(p)
 		m.SetField(fieldKorean)
-		m.SetBoost(boost * boostKorean)
+		m.SetBoost(boostKorean)
 		leaves = append(leaves, m)
 	}
 	for _, fb := range fieldBoosts {
 		m := query.NewMatchPhraseQuery(p)
 		m.SetField(fb.field)
-		m.SetBoost(boost * fb.boost)
+		m.SetBoost(fb.boost)
 		leaves = append(leaves, m)
 	}
 	return combine(tieBreaker, leaves...)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"html"
 	"slices"
-	"strconv"
+	"sort"
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
@@ -13,15 +13,6 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"casebook/internal/library"
-)
-
-// Facet sizes for the fields that are not taxonomy facets. A taxonomy facet
-// asks for all its terms so every chip on the page has a count.
-const (
-	facetOrg  = "org"
-	facetYear = "year"
-	facetKind = "kind"
-	orgFacets = 50
 )
 
 // Search runs r. An empty query lists the filtered documents in library
@@ -32,7 +23,7 @@ func (ix *Index) Search(ctx context.Context, r Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	filter, err := ix.filterQuery(r)
+	filter, err := ix.compileFilter(r)
 	if err != nil {
 		return nil, err
 	}
@@ -40,40 +31,34 @@ func (ix *Index) Search(ctx context.Context, r Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	from := (page - 1) * perPage
 
-	res := &Result{Query: r.Query, Hits: []Hit{}, Facets: map[string][]FacetCount{}, SuggestedFilters: []Suggestion{}}
-	var sr *bleve.SearchResult
+	res := &Result{Query: r.Query, Hits: []Hit{}, SuggestedFilters: []Suggestion{}}
+	var c *collection
+	var locs map[string]bsearch.FieldTermLocationMap
+	var named []termMatch
 	if uq.empty() {
-		sr, err = ix.run(ctx, query.NewMatchAllQuery(), filter, page, perPage, false)
+		c = ix.list(filter, from, perPage)
 	} else {
-		sr, err = ix.run(ctx, ix.textQuery(uq, false), filter, page, perPage, true)
-		if err == nil && sr.Total == 0 {
-			sr, err = ix.run(ctx, ix.textQuery(uq, true), filter, page, perPage, true)
+		c, locs, err = ix.match(ctx, uq, filter, from, perPage)
+		if err != nil {
+			return nil, fmt.Errorf("search: %q: %w", r.Query, err)
 		}
 		res.SuggestedFilters = ix.suggestions(r)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("search: %q: %w", r.Query, err)
-	}
-
-	res.Total = int(sr.Total)
-	var named []termMatch
-	if !uq.empty() {
 		named = ix.matcher.matches(normalWords(strings.Join(uq.words, " ")))
 	}
-	for _, h := range sr.Hits {
-		src, ok := ix.docs[h.ID]
-		if !ok {
-			continue
-		}
-		hit := Hit{ID: h.ID, Score: h.Score}
+	res.Total = c.total
+	res.Facets = c.facets.result()
+	for _, d := range c.top {
+		src := ix.byRank[d.rank]
+		hit := Hit{ID: src.id(), Score: d.score}
 		if src.incident != nil {
 			hit.Kind, hit.Title, hit.Summary = KindIncident, src.incident.Title, src.incident.Summary
 		} else {
 			hit.Kind, hit.Title, hit.Summary = KindPlaybook, src.playbook.Title, src.playbook.Summary
 		}
-		if len(h.Locations) > 0 {
-			hit.Fragments = fragments(ix.document(h.ID), h.Locations)
+		if l := locs[hit.ID]; len(l) > 0 {
+			hit.Fragments = fragments(ix.document(d.rank), l)
 		}
 		if t := termFragments(src, named); len(t) > 0 {
 			if hit.Fragments == nil {
@@ -83,33 +68,80 @@ func (ix *Index) Search(ctx context.Context, r Request) (*Result, error) {
 		}
 		res.Hits = append(res.Hits, hit)
 	}
-	for name, fr := range sr.Facets {
-		res.Facets[name] = ix.facetCounts(name, fr.Terms.Terms())
-	}
 	return res, nil
 }
 
-func (ix *Index) run(ctx context.Context, q, filter query.Query, page, perPage int, scored bool) (*bleve.SearchResult, error) {
-	b := query.NewBooleanQuery([]query.Query{q}, nil, nil)
-	if filter != nil {
-		b.AddFilter(filter)
+// rescoreWindow is how many of the best matches get the phrase bonus. A
+// bonus moves a document up within this window, and the page shown is cut
+// from it.
+const rescoreWindow = 30
+
+// strictEnough is how many documents matching every word make the looser
+// tiers unnecessary. It does not depend on the page, so every page of a
+// result comes from the same tier.
+const strictEnough = 20
+
+// match runs a text query: the words select and rank the matches, trying
+// the tiers from all words to any word; then the match positions of the
+// best rescoreWindow give the phrase bonus and the highlights. c.top holds
+// the documents of the requested page.
+func (ix *Index) match(ctx context.Context, uq *userQuery, filter *docFilter, from, perPage int) (*collection, map[string]bsearch.FieldTermLocationMap, error) {
+	window := max(from+perPage, rescoreWindow)
+	var c *collection
+	var q query.Query
+	for _, t := range []tier{allWords, mostWords, anyWord} {
+		tq, ok := ix.textQuery(uq, t)
+		if !ok {
+			continue
+		}
+		var err error
+		if c, err = ix.collect(ctx, tq, filter, window); err != nil {
+			return nil, nil, err
+		}
+		q = tq
+		if c.total >= strictEnough || t != allWords && c.total > 0 {
+			break
+		}
 	}
-	req := bleve.NewSearchRequestOptions(b, perPage, (page-1)*perPage, false)
-	req.PreSearchData = map[string]any{bsearch.BM25PreSearchDataKey: ix.bm25}
-	if scored {
-		req.SortBy([]string{"-_score", fieldRank})
-		req.IncludeLocations = true
-	} else {
-		req.SortBy([]string{fieldRank})
-		req.Score = "none"
+	if len(c.top) == 0 {
+		return c, nil, nil
 	}
-	for _, f := range facetFields {
-		req.AddFacet(string(f), bleve.NewFacetRequest(string(f), len(ix.lib.Taxonomy.Terms(f))))
+	locs, err := ix.locations(ctx, q, c.top)
+	if err != nil {
+		return nil, nil, err
 	}
-	req.AddFacet(facetOrg, bleve.NewFacetRequest(fieldOrg, orgFacets))
-	req.AddFacet(facetYear, bleve.NewFacetRequest(fieldYear, orgFacets))
-	req.AddFacet(facetKind, bleve.NewFacetRequest(fieldKind, 2))
-	return ix.bleve.SearchInContext(ctx, req)
+	tokens := ix.english.Analyze([]byte(uq.loose))
+	for i, d := range c.top {
+		c.top[i].score = d.score * (1 + phraseBonus(tokens, locs[ix.byRank[d.rank].id()]))
+	}
+	sort.Slice(c.top, func(i, j int) bool { return better(c.top[i], c.top[j]) })
+	c.top = c.top[min(from, len(c.top)):min(from+perPage, len(c.top))]
+	return c, locs, nil
+}
+
+// locations runs q again over the documents of top only, for the positions
+// of their matches. Asking for positions in the first pass would read them
+// for every match, not only for the few ranked and shown. The document-id
+// clause has no weight, so the query scores as before.
+func (ix *Index) locations(ctx context.Context, q query.Query, top []scored) (map[string]bsearch.FieldTermLocationMap, error) {
+	ids := make([]string, len(top))
+	for i, d := range top {
+		ids[i] = ix.byRank[d.rank].id()
+	}
+	only := query.NewDocIDQuery(ids)
+	only.SetBoost(0)
+	req := bleve.NewSearchRequestOptions(query.NewConjunctionQuery([]query.Query{only, q}), len(ids), 0, false)
+	req.IncludeLocations = true
+	req.Score = "none"
+	sr, err := ix.bleve.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]bsearch.FieldTermLocationMap, len(sr.Hits))
+	for _, h := range sr.Hits {
+		out[h.ID] = h.Locations
+	}
+	return out, nil
 }
 
 func paging(r Request) (page, perPage int, err error) {
@@ -128,78 +160,6 @@ func paging(r Request) (page, perPage int, err error) {
 	return page, perPage, nil
 }
 
-// filterQuery turns the request's filters into one unscored query: values
-// of one facet are alternatives, facets are all required. A term filter
-// also admits the term's descendants in the taxonomy.
-func (ix *Index) filterQuery(r Request) (query.Query, error) {
-	var all []query.Query
-	anyOf := func(field string, vals []string) {
-		if len(vals) == 0 {
-			return
-		}
-		var qs []query.Query
-		for _, v := range vals {
-			t := query.NewTermQuery(v)
-			t.SetField(field)
-			qs = append(qs, t)
-		}
-		all = append(all, query.NewDisjunctionQuery(qs))
-	}
-	switch r.Kind {
-	case "":
-	case KindIncident, KindPlaybook:
-		anyOf(fieldKind, []string{r.Kind})
-	default:
-		return nil, badQuery("unknown kind %q: want %q or %q", r.Kind, KindIncident, KindPlaybook)
-	}
-	facets := make([]library.Facet, 0, len(r.Filters))
-	for f := range r.Filters {
-		facets = append(facets, f)
-	}
-	slices.Sort(facets)
-	for _, f := range facets {
-		if !slices.Contains(facetFields, f) {
-			return nil, badQuery("unknown facet %q", f)
-		}
-		var ids []string
-		for _, id := range r.Filters[f] {
-			if _, ok := ix.lib.Taxonomy.Term(f, id); !ok {
-				msg := fmt.Sprintf("unknown %s %q", f.Label(), id)
-				if n := library.Nearest(id, ix.lib.Taxonomy.IDs(f)); n != "" {
-					msg += fmt.Sprintf(" (did you mean %q?)", n)
-				}
-				return nil, &QueryError{Msg: msg}
-			}
-			ids = append(ids, ix.withDescendants(f, id)...)
-		}
-		anyOf(string(f), ids)
-	}
-	var orgs []string
-	for _, o := range r.Org {
-		orgs = append(orgs, orgKey(o))
-	}
-	anyOf(fieldOrg, orgs)
-	var years []string
-	for _, y := range r.Year {
-		years = append(years, strconv.Itoa(y))
-	}
-	anyOf(fieldYear, years)
-	if len(all) == 0 {
-		return nil, nil
-	}
-	return query.NewConjunctionQuery(all), nil
-}
-
-func (ix *Index) withDescendants(f library.Facet, id string) []string {
-	out := []string{id}
-	for _, t := range ix.lib.Taxonomy.Terms(f) {
-		if t.Parent == id && t.ID != id {
-			out = append(out, ix.withDescendants(f, t.ID)...)
-		}
-	}
-	return out
-}
-
 // suggestions are the terms the query names, minus filters already applied.
 func (ix *Index) suggestions(r Request) []Suggestion {
 	out := []Suggestion{}
@@ -207,26 +167,6 @@ func (ix *Index) suggestions(r Request) []Suggestion {
 		if !slices.Contains(r.Filters[s.Facet], s.Term) {
 			out = append(out, s)
 		}
-	}
-	return out
-}
-
-func (ix *Index) facetCounts(name string, terms []*bsearch.TermFacet) []FacetCount {
-	out := make([]FacetCount, 0, len(terms))
-	for _, t := range terms {
-		fc := FacetCount{Term: t.Term, Label: t.Term, Count: t.Count}
-		switch name {
-		case facetOrg:
-			if o, ok := ix.orgs[t.Term]; ok {
-				fc.Label = o
-			}
-		case facetKind:
-			fc.Label = strings.ToUpper(t.Term[:1]) + t.Term[1:]
-		case facetYear:
-		default:
-			fc.Label = ix.lib.Taxonomy.Label(library.Facet(name), t.Term)
-		}
-		out = append(out, fc)
 	}
 	return out
 }
@@ -242,16 +182,7 @@ func termFragments(src source, named []termMatch) []string {
 			continue
 		}
 		seen[tm.term] = true
-		var has bool
-		if src.incident != nil {
-			has = slices.Contains(src.incident.Terms(tm.term.Facet), tm.term.ID) ||
-				tm.term.Facet == library.FacetCauseCategory && src.incidentCategory(tm.term.ID)
-		} else if tm.term.Facet == library.FacetSymptom {
-			has = slices.Contains(src.playbook.Symptoms, tm.term.ID)
-		} else if tm.term.Facet == library.FacetComponent {
-			has = slices.Contains(src.playbook.Components, tm.term.ID)
-		}
-		if has {
+		if src.has(tm.term) {
 			out = append(out, html.EscapeString(tm.term.Facet.Label())+": <mark>"+html.EscapeString(tm.term.Label)+"</mark>")
 		}
 	}

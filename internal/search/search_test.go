@@ -337,7 +337,9 @@ func hasCategory(lib *library.Library, in *library.Incident, cat string) bool {
 }
 
 func documentText(lib *library.Library, id string) string {
-	d := newIndex(lib).document(id)
+	ix := newIndex(lib)
+	rank := slices.IndexFunc(ix.byRank, func(s source) bool { return s.id() == id })
+	d := ix.document(rank)
 	var b strings.Builder
 	for _, segs := range d.text {
 		for _, s := range segs {
