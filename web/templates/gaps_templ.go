@@ -711,7 +711,20 @@ func gapsHowTo(live bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 61, "<p>Or run them from a terminal, where a CI job or a CronJob can gate on them:</p><pre><code>casebook gaps --kubeconfig ~/.kube/config --fail-on high casebook gaps --save inventory.json      # read once, check anywhere casebook gaps --snapshot inventory.json</code></pre><p>Reading needs only the read-only role in <code>deploy/rbac-readonly.yaml</code>; no Secret is ever read.</p></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 61, "<p>Or run them from a terminal, where a CI job or a CronJob can gate on them:</p><pre><code>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var37 string
+		templ_7745c5c3_Var37, templ_7745c5c3_Err = templ.JoinStringErrs("casebook gaps --kubeconfig ~/.kube/config --fail-on high" + "\n" + "casebook gaps --save inventory.json      # read once, check anywhere" + "\n" + "casebook gaps --snapshot inventory.json")
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/gaps.templ`, Line: 137, Col: 204}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var37))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 62, "</code></pre><p>Reading needs only the read-only role in <code>deploy/rbac-readonly.yaml</code>; no Secret is ever read.</p></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -736,7 +749,7 @@ func gapsUpload() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 62, "<section data-testid=\"gaps-upload\"><h2>Check an inventory file</h2><form method=\"post\" action=\"/gaps\" enctype=\"multipart/form-data\"><label>Inventory written by <code>casebook gaps --save</code> (up to 2 MiB here; use the command for larger clusters) <input type=\"file\" name=\"inventory\" accept=\"application/json,.json\" required></label> <button type=\"submit\">Check</button></form></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 63, "<section data-testid=\"gaps-upload\"><h2>Check an inventory file</h2><form method=\"post\" action=\"/gaps\" enctype=\"multipart/form-data\"><label>Inventory written by <code>casebook gaps --save</code> (up to 32 MiB here; use the command for larger clusters) <input type=\"file\" name=\"inventory\" accept=\"application/json,.json\" required></label> <button type=\"submit\">Check</button></form></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
