@@ -63,7 +63,10 @@ const (
 // fields instead of one per field. bleve then scores only those documents, skipping the
 // scoring clauses to them, where a disjunction of the scoring clauses would
 // walk the postings of every field of every word.
-func (ix *Index) textQuery(q *userQuery, t tier) (_ query.Query, ok bool) {
+// The second query, positions, holds only the scoring clauses: run over
+// documents already known to match, it yields their match positions without
+// walking the matching twins again.
+func (ix *Index) textQuery(q *userQuery, t tier) (_, positions query.Query, ok bool) {
 	terms := ix.termLeaves(q.words)
 	var scoring, matching, required []query.Query
 	for i, w := range q.words {
@@ -82,11 +85,11 @@ func (ix *Index) textQuery(q *userQuery, t tier) (_ query.Query, ok bool) {
 	switch {
 	case t == allWords && len(required) > 0:
 		if minShould(len(required)) == len(required) && len(required) == len(matching) {
-			return nil, false // the same as mostWords
+			return nil, nil, false // the same as mostWords
 		}
 		must = append(must, query.NewConjunctionQuery(required))
 	case t == allWords:
-		return nil, false
+		return nil, nil, false
 	case len(matching) > 0:
 		d := query.NewDisjunctionQuery(matching)
 		d.SetMin(1)
@@ -95,13 +98,17 @@ func (ix *Index) textQuery(q *userQuery, t tier) (_ query.Query, ok bool) {
 		}
 		must = append(must, d)
 	}
+	shown := scoring
 	for _, p := range q.phrases {
-		must = append(must, ix.phraseClause(p))
+		pc := ix.phraseClause(p)
+		must = append(must, pc)
+		shown = append(shown, pc)
 	}
 	if len(must) == 0 {
-		return query.NewMatchNoneQuery(), true
+		none := query.NewMatchNoneQuery()
+		return none, none, true
 	}
-	return query.NewBooleanQuery(must, scoring, nil), true
+	return query.NewBooleanQuery(must, scoring, nil), query.NewDisjunctionQuery(shown), true
 }
 
 // namedTerm is a taxonomy term a query word is part of the name of.

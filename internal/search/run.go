@@ -72,8 +72,8 @@ func (ix *Index) Search(ctx context.Context, r Request) (*Result, error) {
 }
 
 // rescoreWindow is how many of the best matches get the phrase bonus. A
-// bonus moves a document up within this window, and the page shown is cut
-// from it.
+// bonus moves a document up within this window only, so the order of
+// later pages does not depend on which page was asked for.
 const rescoreWindow = 30
 
 // strictEnough is how many documents matching every word make the looser
@@ -88,9 +88,9 @@ const strictEnough = 20
 func (ix *Index) match(ctx context.Context, uq *userQuery, filter *docFilter, from, perPage int) (*collection, map[string]bsearch.FieldTermLocationMap, error) {
 	window := max(from+perPage, rescoreWindow)
 	var c *collection
-	var q query.Query
+	var positions query.Query
 	for _, t := range []tier{allWords, mostWords, anyWord} {
-		tq, ok := ix.textQuery(uq, t)
+		tq, pq, ok := ix.textQuery(uq, t)
 		if !ok {
 			continue
 		}
@@ -98,7 +98,7 @@ func (ix *Index) match(ctx context.Context, uq *userQuery, filter *docFilter, fr
 		if c, err = ix.collect(ctx, tq, filter, window); err != nil {
 			return nil, nil, err
 		}
-		q = tq
+		positions = pq
 		if c.total >= strictEnough || t != allWords && c.total > 0 {
 			break
 		}
@@ -106,23 +106,29 @@ func (ix *Index) match(ctx context.Context, uq *userQuery, filter *docFilter, fr
 	if len(c.top) == 0 {
 		return c, nil, nil
 	}
-	locs, err := ix.locations(ctx, q, c.top)
+	// Positions are needed for the window (phrase bonus) and the page
+	// (highlights).
+	end := min(from+perPage, len(c.top))
+	page := c.top[min(from, end):end]
+	win := c.top[:min(rescoreWindow, len(c.top))]
+	need := append(append([]scored{}, win...), page...)
+	locs, err := ix.locations(ctx, positions, need)
 	if err != nil {
 		return nil, nil, err
 	}
 	tokens := ix.english.Analyze([]byte(uq.loose))
-	for i, d := range c.top {
-		c.top[i].score = d.score * (1 + phraseBonus(tokens, locs[ix.byRank[d.rank].id()]))
+	for i, d := range win {
+		win[i].score = d.score * (1 + phraseBonus(tokens, locs[ix.byRank[d.rank].id()]))
 	}
-	sort.Slice(c.top, func(i, j int) bool { return better(c.top[i], c.top[j]) })
-	c.top = c.top[min(from, len(c.top)):min(from+perPage, len(c.top))]
+	sort.Slice(win, func(i, j int) bool { return better(win[i], win[j]) })
+	c.top = c.top[min(from, end):end]
 	return c, locs, nil
 }
 
-// locations runs q again over the documents of top only, for the positions
-// of their matches. Asking for positions in the first pass would read them
-// for every match, not only for the few ranked and shown. The document-id
-// clause has no weight, so the query scores as before.
+// locations runs q (the positions query of textQuery) over the documents of
+// top only, for the positions of their matches. Asking for positions in the
+// first pass would read them for every match, not only for the few ranked
+// and shown.
 func (ix *Index) locations(ctx context.Context, q query.Query, top []scored) (map[string]bsearch.FieldTermLocationMap, error) {
 	ids := make([]string, len(top))
 	for i, d := range top {

@@ -348,3 +348,16 @@ func documentText(lib *library.Library, id string) string {
 	}
 	return b.String()
 }
+
+func TestSearchPagesAreConsistent(t *testing.T) {
+	for _, q := range []string{"gpu node", "outage", "kubernetes upgrade broke"} {
+		all := hitIDs(search(t, Request{Query: q, PerPage: 40}))
+		var paged []string
+		for page := 1; page <= 8; page++ {
+			paged = append(paged, hitIDs(search(t, Request{Query: q, PerPage: 5, Page: page}))...)
+		}
+		if !slices.Equal(all, paged) {
+			t.Errorf("%q: pages of 5 give %v, one page of 40 gives %v", q, paged, all)
+		}
+	}
+}

@@ -3,13 +3,22 @@ package search
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
+// hasHangul reports whether s contains Korean script. It runs over every
+// document when highlighting, so ASCII is skipped byte by byte.
 func hasHangul(s string) bool {
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
 		if unicode.Is(unicode.Hangul, r) {
 			return true
 		}
+		i += n
 	}
 	return false
 }
