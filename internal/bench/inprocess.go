@@ -1,11 +1,13 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"casebook/internal/bench/corpus"
@@ -31,9 +33,14 @@ type Latencies struct {
 	Unfiltered Dist            `json:"unfiltered"`
 	Filtered   Dist            `json:"filtered"`
 	ByCategory map[string]Dist `json:"by_category"`
-	Rounds     int             `json:"rounds"` // measured passes over the mix
-	Empty      []string        `json:"empty"`  // queries that found nothing
-	Errors     []string        `json:"errors"`
+	Slowest    []QueryTime     `json:"slowest"` // the queries with the highest p99
+	Rounds     int             `json:"rounds"`  // measured passes over the mix
+	// CPUPerQuery is the process CPU time (GC included) of the measured
+	// passes over the number of searches: unlike wall-clock latency it
+	// hardly depends on what else the machine runs.
+	CPUPerQuery time.Duration `json:"cpu_per_query"`
+	Empty       []string      `json:"empty"` // queries that found nothing
+	Errors      []string      `json:"errors"`
 }
 
 // SearchRun is what the in-process child measures on one library with
@@ -145,6 +152,15 @@ func MeasureFTS(ctx context.Context, libDir, dir string, budget Budget) (*FTSRun
 	return run, nil
 }
 
+// QueryTime is the latency of one query of the mix.
+type QueryTime struct {
+	Query string `json:"query"`
+	Dist  Dist   `json:"dist"`
+}
+
+// slowestShown is how many queries the report lists by p99.
+const slowestShown = 5
+
 // runMix runs every query of the mix once unmeasured, then up to
 // budget.Rounds times measured, so that no query runs twice in a row.
 func runMix(budget Budget, search func(Query) (int, error)) Latencies {
@@ -160,15 +176,18 @@ func runMix(budget Budget, search func(Query) (int, error)) Latencies {
 	}
 	var all, unfiltered, filtered []time.Duration
 	byCat := map[string][]time.Duration{}
+	byQuery := make([][]time.Duration, len(mix))
+	cpu := CPUTime()
 	for round, start := 0, time.Now(); budget.more(round, start, budget.Rounds); round++ {
 		lat.Rounds++
-		for _, q := range mix {
+		for i, q := range mix {
 			t := time.Now()
 			if _, err := search(q); err != nil {
 				continue
 			}
 			d := time.Since(t)
 			all = append(all, d)
+			byQuery[i] = append(byQuery[i], d)
 			byCat[q.Category] = append(byCat[q.Category], d)
 			if q.Filtered() {
 				filtered = append(filtered, d)
@@ -177,9 +196,17 @@ func runMix(budget Budget, search func(Query) (int, error)) Latencies {
 			}
 		}
 	}
+	if len(all) > 0 {
+		lat.CPUPerQuery = (CPUTime() - cpu) / time.Duration(len(all))
+	}
 	lat.All, lat.Unfiltered, lat.Filtered = Summarise(all), Summarise(unfiltered), Summarise(filtered)
 	for c, ds := range byCat {
 		lat.ByCategory[c] = Summarise(ds)
 	}
+	for i, ds := range byQuery {
+		lat.Slowest = append(lat.Slowest, QueryTime{Query: mix[i].Label(), Dist: Summarise(ds)})
+	}
+	slices.SortFunc(lat.Slowest, func(a, b QueryTime) int { return cmp.Compare(b.Dist.P99, a.Dist.P99) })
+	lat.Slowest = lat.Slowest[:min(slowestShown, len(lat.Slowest))]
 	return lat
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,6 +25,12 @@ type HTTPRun struct {
 	Bytes    int64         `json:"bytes"` // mean response size
 	LoadAvg  float64       `json:"load_avg"`
 	Status   map[int]int   `json:"status"`
+	// ServerCPU is the server's CPU time per request during the test, and
+	// Capacity the requests per second that many CPU seconds allow on all
+	// cores of this machine with nothing else running: an upper bound that
+	// does not depend on the neighbours' load.
+	ServerCPU time.Duration `json:"server_cpu"`
+	Capacity  float64       `json:"capacity"`
 }
 
 // LoadSpec bounds one load test: how many clients, for how long, and at
@@ -33,6 +40,9 @@ type LoadSpec struct {
 	Duration    time.Duration
 	MaxRequests int
 	Warmup      time.Duration
+	// ServerPid, when set, is the server process, whose CPU time per
+	// request is then reported.
+	ServerPid int `json:"-"`
 }
 
 // Load sends GET requests for paths, in turn, to base from spec.Clients
@@ -64,9 +74,15 @@ func Load(ctx context.Context, name, base string, paths []string, spec LoadSpec)
 	lctx, cancel := context.WithTimeout(ctx, spec.Duration)
 	defer cancel()
 	res := &loadResults{status: map[int]int{}}
-	start := time.Now()
+	start, cpu := time.Now(), ProcCPUTime(spec.ServerPid)
 	blast(lctx, client, base, paths, spec.Clients, spec.MaxRequests, res)
 	run.Elapsed = time.Since(start)
+	if n := len(res.lat); n > 0 && spec.ServerPid > 0 {
+		run.ServerCPU = (ProcCPUTime(spec.ServerPid) - cpu) / time.Duration(n)
+		if run.ServerCPU > 0 {
+			run.Capacity = float64(runtime.NumCPU()) / run.ServerCPU.Seconds()
+		}
+	}
 	run.Requests = len(res.lat)
 	run.Errors = res.errors
 	run.Status = res.status

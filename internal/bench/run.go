@@ -21,11 +21,12 @@ import (
 type Config struct {
 	Sizes      []int
 	Seed       uint64
-	Work       string // scratch folder for libraries and data
-	Server     string // the casebook server binary
-	Self       string // this program, run again for each in-process child
-	Library    string // the shipped library folder
-	Relevance  string // the relevance set
+	Work       string   // scratch folder for libraries and data
+	Server     string   // the casebook server binary
+	ServerEnv  []string // extra environment of the server (GOGC=…, GOMEMLIMIT=…)
+	Self       string   // this program, run again for each in-process child
+	Library    string   // the shipped library folder
+	Relevance  string   // the relevance set
 	HTTP       LoadSpec
 	Budget     Budget // of each in-process measurement
 	WarmStarts int
@@ -42,6 +43,7 @@ type Report struct {
 	CPUs      int            `json:"cpus"`
 	LoadStart float64        `json:"load_start"`
 	LoadEnd   float64        `json:"load_end"`
+	ServerEnv []string       `json:"server_env"`
 	HTTP      LoadSpec       `json:"http"`
 	Budget    Budget         `json:"budget"`
 	Shipped   corpus.Profile `json:"shipped"`
@@ -64,7 +66,7 @@ type SizeRun struct {
 // Run measures every size in cfg.Sizes.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep := &Report{Started: time.Now(), GoVersion: runtime.Version(), CPU: cpuModel(), CPUs: runtime.NumCPU(),
-		LoadStart: LoadAvg(), HTTP: cfg.HTTP, Budget: cfg.Budget, Commit: gitCommit()}
+		LoadStart: LoadAvg(), ServerEnv: cfg.ServerEnv, HTTP: cfg.HTTP, Budget: cfg.Budget, Commit: gitCommit()}
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(cfg.Log, "bench %s  load %.1f  "+format+"\n", append([]any{time.Now().Format("15:04:05"), LoadAvg()}, args...)...)
 	}
@@ -100,7 +102,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		sr.Generate = time.Since(start)
 
 		logf("%d: cold start", n)
-		srv, err := StartServer(ctx, cfg.Server, libDir, dataDir, nil, 10*time.Minute)
+		srv, err := StartServer(ctx, cfg.Server, libDir, dataDir, cfg.ServerEnv, 10*time.Minute)
 		if err != nil {
 			return nil, fmt.Errorf("%d incidents, cold start: %w", n, err)
 		}
@@ -108,7 +110,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		srv.Stop()
 		for i := range cfg.WarmStarts {
 			logf("%d: warm start %d", n, i+1)
-			if srv, err = StartServer(ctx, cfg.Server, libDir, dataDir, nil, 10*time.Minute); err != nil {
+			if srv, err = StartServer(ctx, cfg.Server, libDir, dataDir, cfg.ServerEnv, 10*time.Minute); err != nil {
 				return nil, fmt.Errorf("%d incidents, warm start: %w", n, err)
 			}
 			sr.Warm = append(sr.Warm, srv.Start)
@@ -118,7 +120,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		for _, ep := range endpoints() {
 			logf("%d: HTTP %s, %d clients for %s", n, ep.name, cfg.HTTP.Clients, cfg.HTTP.Duration)
-			hr, err := Load(ctx, ep.name, srv.Addr, ep.paths, cfg.HTTP)
+			spec := cfg.HTTP
+			spec.ServerPid = srv.Pid()
+			hr, err := Load(ctx, ep.name, srv.Addr, ep.paths, spec)
 			if err != nil {
 				srv.Stop()
 				return nil, err

@@ -54,6 +54,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	classifies := fl.Int("classify", 1000, "classify calls at most")
 	budget := fl.Duration("budget", 40*time.Second, "time for each in-process measurement (query mix, classify, baseline) per size")
 	warm := fl.Int("warm-starts", 3, "warm starts per size (median reported)")
+	serverEnv := fl.String("server-env", "", "extra environment of the server, space-separated (e.g. \"GOGC=400 GOMEMLIMIT=280MiB\")")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -75,7 +76,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if !*keep {
 		defer os.RemoveAll(*work)
 	}
-	cfg := bench.Config{Sizes: ns, Seed: *seed, Work: *work, Server: *server, Self: self, Library: *lib, Relevance: *rel,
+	cfg := bench.Config{Sizes: ns, Seed: *seed, Work: *work, Server: *server, ServerEnv: strings.Fields(*serverEnv), Self: self, Library: *lib, Relevance: *rel,
 		HTTP:   bench.LoadSpec{Clients: *clients, Duration: *dur, MaxRequests: *maxReq, Warmup: time.Second},
 		Budget: bench.Budget{Rounds: *rounds, Classifies: *classifies, Time: *budget}, WarmStarts: max(*warm, 1), Log: stderr}
 	rep, err := bench.Run(ctx, cfg)
