@@ -50,6 +50,12 @@ func (t *facetTable) add(rank int, facet, term, label string) {
 	}
 }
 
+// has reports whether the document of rank carries the value.
+func (t *facetTable) has(rank int, facet, term string) bool {
+	v, ok := t.index[facet+"\x00"+term]
+	return ok && slices.Contains(t.byDoc[rank], v)
+}
+
 func newFacetTable(lib *library.Library) *facetTable {
 	t := &facetTable{index: map[string]int32{}}
 	tax := lib.Taxonomy

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -43,20 +42,6 @@ func (s source) id() string {
 		return s.incident.ID
 	}
 	return s.playbook.ID
-}
-
-// has reports whether the document is classified under t.
-func (s source) has(t *library.Term) bool {
-	if s.playbook != nil {
-		switch t.Facet {
-		case library.FacetSymptom:
-			return slices.Contains(s.playbook.Symptoms, t.ID)
-		case library.FacetComponent:
-			return slices.Contains(s.playbook.Components, t.ID)
-		}
-		return false
-	}
-	return slices.Contains(s.incident.Terms(t.Facet), t.ID)
 }
 
 // Info describes how Open obtained the index, for the start-up log.

@@ -60,7 +60,7 @@ func (ix *Index) Search(ctx context.Context, r Request) (*Result, error) {
 		if l := locs[hit.ID]; len(l) > 0 {
 			hit.Fragments = fragments(ix.document(d.rank), l)
 		}
-		if t := termFragments(src, named); len(t) > 0 {
+		if t := ix.termFragments(d.rank, named); len(t) > 0 {
 			if hit.Fragments == nil {
 				hit.Fragments = map[string][]string{}
 			}
@@ -180,7 +180,7 @@ func (ix *Index) suggestions(r Request) []Suggestion {
 // termFragments names the terms of the query the document is classified
 // under, as "Symptom: <mark>Untolerated taint</mark>": the reason a document
 // that never uses the query's words is in the results.
-func termFragments(src source, named []termMatch) []string {
+func (ix *Index) termFragments(rank int, named []termMatch) []string {
 	var out []string
 	seen := map[*library.Term]bool{}
 	for _, tm := range named {
@@ -188,7 +188,7 @@ func termFragments(src source, named []termMatch) []string {
 			continue
 		}
 		seen[tm.term] = true
-		if src.has(tm.term) {
+		if ix.facets.has(rank, string(tm.term.Facet), tm.term.ID) {
 			out = append(out, html.EscapeString(tm.term.Facet.Label())+": <mark>"+html.EscapeString(tm.term.Label)+"</mark>")
 		}
 	}

@@ -361,3 +361,22 @@ func TestSearchPagesAreConsistent(t *testing.T) {
 		}
 	}
 }
+
+func TestSearchNamesMatchedTerms(t *testing.T) {
+	tests := []struct{ query, id, want string }{
+		{"toleration", "gpu-workload-not-scheduled", "Symptom: <mark>Untolerated taint</mark>"},
+		{"hardware failure", "IL-0200", "Cause category: <mark>Hardware failure</mark>"},
+		{"노드 자동 복구", "IL-0171", "Component: <mark>Node auto-repair</mark>"},
+	}
+	for _, tt := range tests {
+		res := search(t, Request{Query: tt.query, PerPage: MaxPerPage})
+		i := rankOf(res, tt.id)
+		if i == 0 {
+			t.Errorf("%q does not find %s", tt.query, tt.id)
+			continue
+		}
+		if got := res.Hits[i-1].Fragments["terms"]; !slices.Contains(got, tt.want) {
+			t.Errorf("%q: %s has term fragments %q, want %q among them", tt.query, tt.id, got, tt.want)
+		}
+	}
+}
