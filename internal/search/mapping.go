@@ -38,20 +38,24 @@ var facetFields = []library.Facet{
 	library.FacetSymptom, library.FacetFactor, library.FacetDomain,
 }
 
-// newMapping describes the index. English prose is stemmed ("scheduled"
-// finds "scheduling"); Korean goes to its own field with the CJK bigram
-// analyzer, because Korean has no stemmer in bleve and bigrams still match
-// words that carry a particle ("노드가") or lack a space ("자동복구")
-// (see korean.go for why bleve's own "cjk" analyzer is not enough);
-// identifiers and error tokens (nvidia.com/gpu, AcceleratedHardwareReady=False)
-// are kept whole and only lower-cased, so they match as typed; "words" is an
-// unstemmed copy of the names and summaries that typo-tolerant (fuzzy)
-// matching runs against, because edit distance is meaningful on words people
-// type, not on stems; "all" holds the body prose and every short English
-// field again, so that one posting list per word decides which documents
-// match (see textQuery) and the body costs one analysis. Scoring is BM25 with true field lengths (see
-// lengthCounter). Nothing is stored: hits are rendered from the library in
-// memory.
+// newMapping describes the index:
+//
+//   - English prose is stemmed ("scheduled" finds "scheduling").
+//   - Korean prose goes to its own field, split into bigrams, which still
+//     match words that carry a particle ("노드가") or lack a space
+//     ("자동복구"); korean.go says why bleve's "cjk" analyzer is not enough.
+//   - Identifiers and error tokens (nvidia.com/gpu,
+//     AcceleratedHardwareReady=False) are kept whole and only lower-cased,
+//     so they match as typed.
+//   - "words" is an unstemmed copy of titles, summaries and signals for
+//     typo-tolerant matching: edit distance means something on the words
+//     people type, not on stems.
+//   - "all" holds the body prose and every short English field again, so
+//     one posting list per word decides which documents match (see
+//     textQuery), and the body is analysed once.
+//
+// Scoring is BM25 with true field lengths (see lengthCounter). Nothing is
+// stored: hits are rendered from the library in memory.
 func newMapping() (*mapping.IndexMappingImpl, error) {
 	m := mapping.NewIndexMapping()
 	m.ScoringModel = index.BM25Scoring

@@ -156,8 +156,8 @@ func minShould(n int) int {
 
 // wordClauses are the two queries of one word: score ranks the documents
 // by the word's best field; match finds the same documents from the "all"
-// and "code" fields and scores nothing. significant is false for stop words and numbers,
-// which may match but are not required.
+// and "code" fields and scores nothing. significant is false for stop
+// words and numbers, which may match but are not required.
 type wordClauses struct {
 	score, match query.Query
 	significant  bool
@@ -227,13 +227,14 @@ func termQuery(field, term string) *query.TermQuery {
 }
 
 // fuzziness is the edit distance allowed for w: none for short words (too
-// many neighbours) and none for words the library contains, as typed in a
-// title, summary or label or in any form in the body, so a typo match can
-// never compete with an exact one; 1 from five letters, 2 from eight, where
-// a swapped pair of letters ("Karpneter") costs two edits.
+// many neighbours), for Korean (a one-syllable edit is a different word) and
+// for words the library contains, as typed in a title, summary or signal or
+// in any form in the text, so a typo match can never compete with an exact
+// one; 1 from five letters, 2 from eight, where a swapped pair of letters
+// ("Karpneter") costs two edits.
 func (ix *Index) fuzziness(w string) int {
 	n := letterCount(w)
-	if n < 5 || n != len([]rune(w)) {
+	if n < 5 || n != len([]rune(w)) || hasHangul(w) {
 		return 0
 	}
 	if ix.hasTerm(fieldWords, strings.ToLower(w)) {
@@ -277,11 +278,10 @@ func (ix *Index) phraseClause(p string) query.Query {
 	return combine(tieBreaker, leaves...)
 }
 
-// combine scores a disjunction as its best clause plus tie times the rest.
-// bleve's own disjunction multiplies the sum by the share of clauses that
-// matched, which for one word searched in eight fields would reward
-// appearing in many fields far more than appearing in the title; tie 1
-// gives a plain sum without that factor.
+// combine scores a disjunction as its best clause plus tie times the rest
+// (dis-max). bleve's own disjunction multiplies the sum by the share of
+// clauses that matched, which for one word searched in seven fields would
+// reward appearing in many fields far more than appearing in the title.
 func combine(tie float64, qs ...query.Query) query.Query {
 	if len(qs) == 1 {
 		return qs[0]

@@ -53,7 +53,9 @@ type Result struct {
 	Total int    `json:"total"`
 	Hits  []Hit  `json:"hits"`
 	// Facets counts the terms of each facet over the whole result set, keyed
-	// by facet name ("symptom", "component", ..., "org", "year", "kind").
+	// by facet name ("symptom", "component", "cause", "cause_category",
+	// "factor", "domain", "org", "year", "kind"), most frequent first; only
+	// terms found in the result appear.
 	Facets map[string][]FacetCount `json:"facets"`
 	// SuggestedFilters are taxonomy terms named in the query that are not
 	// already applied as filters.

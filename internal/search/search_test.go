@@ -380,3 +380,22 @@ func TestSearchNamesMatchedTerms(t *testing.T) {
 		}
 	}
 }
+
+func TestSearchConcurrently(t *testing.T) {
+	ix := sharedIndex(t)
+	queries := []string{"taint toleration GPU mismatch", "노드 자동 복구", "", `"kernel panic"`, "karpneter", "nvidia.com/gpu"}
+	errs := make(chan error, 4*len(queries))
+	for g := range 4 {
+		go func() {
+			for i := range queries {
+				_, err := ix.Search(context.Background(), Request{Query: queries[(g+i)%len(queries)]})
+				errs <- err
+			}
+		}()
+	}
+	for range 4 * len(queries) {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
