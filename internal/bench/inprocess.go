@@ -54,6 +54,7 @@ type SearchRun struct {
 	Search       Latencies      `json:"search"`
 	MemAfterMix  Mem            `json:"mem_after_mix"`
 	Classify     Dist           `json:"classify"`
+	ClassifyCPU  time.Duration  `json:"classify_cpu"` // mean CPU per call
 	ClassifyTop  string         `json:"classify_top"`
 }
 
@@ -107,12 +108,16 @@ func MeasureSearch(ctx context.Context, libDir, dataDir string, budget Budget) (
 		run.ClassifyTop = r.Routes[0].Route
 	}
 	var ds []time.Duration
+	cpu := CPUTime()
 	for start := time.Now(); budget.more(len(ds), start, budget.Classifies); {
 		t := time.Now()
 		cat.Classify(describePaste)
 		ds = append(ds, time.Since(t))
 	}
 	run.Classify = Summarise(ds)
+	if len(ds) > 0 {
+		run.ClassifyCPU = (CPUTime() - cpu) / time.Duration(len(ds))
+	}
 	return run, nil
 }
 
