@@ -74,7 +74,8 @@
       ],
       layout: { name: "cose", animate: false, nodeRepulsion: 9000, idealEdgeLength: 60 }
     });
-    cy.on("tap", "node", function (evt) {
+    // A slow press (a loaded machine, a touch screen) arrives as taphold.
+    cy.on("tap taphold", "node", function (evt) {
       var n = evt.target;
       var hood = n.closedNeighborhood().union(n.closedNeighborhood().connectedNodes());
       cy.elements().addClass("faded");
