@@ -194,10 +194,16 @@ func cpuModel() string {
 	return runtime.GOARCH
 }
 
+// gitCommit names the code measured: HEAD, marked when Go files differ
+// from it (several people edit one working tree).
 func gitCommit() string {
 	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
 	if err != nil {
 		return "unknown"
 	}
-	return strings.TrimSpace(string(out))
+	commit := strings.TrimSpace(string(out))
+	if exec.Command("git", "diff", "--quiet", "HEAD", "--", "*.go").Run() != nil {
+		commit += " with uncommitted changes"
+	}
+	return commit
 }
