@@ -58,9 +58,14 @@ type Info struct {
 const (
 	dirPrefix     = "index-"
 	buildPrefix   = ".building-"
-	builderBatch  = 1000
 	staleBuildAge = time.Hour
 )
+
+// builderBatch is how many documents bleve's builder analyses into one
+// segment before writing it. Measured at 10,000 documents: 1,000 peaked at
+// 645 MB of memory, 250 at 238 MB for the same CPU time, 100 at 192 MB but
+// 25 % more CPU in merging the extra segments.
+const builderBatch = 250
 
 // schemaVersion names the layout of the index (mapping and manifest). A
 // change to either must bump it, so that an index written by an older
