@@ -180,8 +180,10 @@ func (w *writer) sentences(b *strings.Builder, n int, plain bool) {
 	}
 }
 
-// sentence writes one sentence of up to max tokens (more when the chain
-// has not reached a full stop: at most twice max) and returns its length.
+// sentence writes one sentence of about max tokens: it ends at the chain's
+// first full stop from three tokens on, or is cut with one at a quarter
+// over max, so that sections keep the measured lengths. It returns its
+// length.
 func (w *writer) sentence(b *strings.Builder, m *model, max int, plain bool) int {
 	if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") && !strings.HasSuffix(b.String(), " ") {
 		b.WriteByte(' ')
@@ -210,7 +212,7 @@ func (w *writer) sentence(b *strings.Builder, m *model, max int, plain bool) int
 		if endsSentence(tok) && n >= 3 {
 			return n
 		}
-		if n >= 2*max || (n >= max && max < 4) {
+		if n >= max+max/4 || (n >= max && max < 4) {
 			b.WriteByte('.')
 			return n
 		}
