@@ -210,24 +210,33 @@ func renderGrowth(b *strings.Builder, rep *Report) {
 	}
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	p("### Growth\n\n")
-	p("Each cell is the value at that size; the last column is the growth exponent k of value ∝ size^k between the " +
-		"smallest and largest size (1 = linear, below 1 = sub-linear).\n\n")
+	p("Each cell is the value at that size, and after each size but the first, the growth exponent k from the " +
+		"size before it: value ∝ size^k, so 1 is linear growth and below 1 sub-linear.\n\n")
 	p("| Measure |")
-	for _, sr := range rep.Sizes {
+	for i, sr := range rep.Sizes {
+		if i > 0 {
+			p(" k |")
+		}
 		p(" %s |", thousands(sr.N))
 	}
-	p(" k |\n|---|")
-	for range rep.Sizes {
+	p("\n|---|")
+	for i := range rep.Sizes {
+		if i > 0 {
+			p("---|")
+		}
 		p("---|")
 	}
-	p("---|\n")
-	first, last := rep.Sizes[0], rep.Sizes[len(rep.Sizes)-1]
+	p("\n")
 	row := func(name string, v func(*SizeRun) float64, format func(float64) string) {
 		p("| %s |", name)
-		for _, sr := range rep.Sizes {
+		for i, sr := range rep.Sizes {
+			if i > 0 {
+				prev := rep.Sizes[i-1]
+				p(" %s |", exponent(float64(prev.N), v(prev), float64(sr.N), v(sr)))
+			}
 			p(" %s |", format(v(sr)))
 		}
-		p(" %s |\n", exponent(float64(first.N), v(first), float64(last.N), v(last)))
+		p("\n")
 	}
 	dur := func(f float64) string { return secs(time.Duration(f)) }
 	msf := func(f float64) string { return ms(time.Duration(f)) }
@@ -235,26 +244,25 @@ func renderGrowth(b *strings.Builder, rep *Report) {
 	row("cold load, CPU", func(s *SizeRun) float64 { return float64(s.Cold.CPU) }, dur)
 	row("warm start", func(s *SizeRun) float64 { return float64(medianStart(s.Warm).Load) }, dur)
 	row("peak RSS after cold load", func(s *SizeRun) float64 { return float64(s.Cold.Mem.HWM) }, func(f float64) string { return mib(int64(f)) })
-	search := func(get func(Latencies) Dist, q func(Dist) time.Duration) func(*SizeRun) float64 {
+	row("peak RSS after warm start", func(s *SizeRun) float64 { return float64(medianStart(s.Warm).Mem.HWM) }, func(f float64) string { return mib(int64(f)) })
+	search := func(v func(Latencies) time.Duration) func(*SizeRun) float64 {
 		return func(s *SizeRun) float64 {
 			if s.Search == nil {
 				return 0
 			}
-			return float64(q(get(s.Search.Search)))
+			return float64(v(s.Search.Search))
 		}
 	}
-	all := func(l Latencies) Dist { return l.All }
-	p50 := func(d Dist) time.Duration { return d.P50 }
-	p99 := func(d Dist) time.Duration { return d.P99 }
-	row("search p50", search(all, p50), msf)
-	row("search p99", search(all, p99), msf)
-	for i, h := range last.HTTP {
-		row("HTTP "+h.Name+" req/s", func(s *SizeRun) float64 {
+	row("search p50", search(func(l Latencies) time.Duration { return l.All.P50 }), msf)
+	row("search p99", search(func(l Latencies) time.Duration { return l.All.P99 }), msf)
+	row("search CPU per query", search(func(l Latencies) time.Duration { return l.CPUPerQuery }), msf)
+	for i, h := range rep.Sizes[len(rep.Sizes)-1].HTTP {
+		row("HTTP "+h.Name+", server CPU per request", func(s *SizeRun) float64 {
 			if i < len(s.HTTP) {
-				return s.HTTP[i].RPS
+				return float64(s.HTTP[i].ServerCPU)
 			}
 			return 0
-		}, func(f float64) string { return thousands(int(f)) })
+		}, msf)
 	}
 	p("\n")
 }

@@ -54,9 +54,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	classifies := fl.Int("classify", 1000, "classify calls at most")
 	budget := fl.Duration("budget", 40*time.Second, "time for each in-process measurement (query mix, classify, baseline) per size")
 	warm := fl.Int("warm-starts", 3, "warm starts per size (median reported)")
+	fromJSON := fl.String("from-json", "", "write the report from results saved with -json instead of measuring")
 	serverEnv := fl.String("server-env", "", "extra environment of the server, space-separated (e.g. \"GOGC=400 GOMEMLIMIT=280MiB\")")
 	if err := fl.Parse(args); err != nil {
 		return err
+	}
+	if *fromJSON != "" {
+		data, err := os.ReadFile(*fromJSON)
+		if err != nil {
+			return err
+		}
+		var rep bench.Report
+		if err := json.Unmarshal(data, &rep); err != nil {
+			return fmt.Errorf("%s: %w", *fromJSON, err)
+		}
+		return bench.UpdateReport(*out, &rep)
 	}
 	var ns []int
 	for _, s := range strings.Split(*sizes, ",") {
