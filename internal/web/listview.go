@@ -61,6 +61,9 @@ func incidentCard(tax *library.Taxonomy, it store.IncidentSummary) templates.Cas
 	return card
 }
 
+// maxFacetValues bounds the organisation and year lists of the sidebar.
+const maxFacetValues = 40
+
 // facetGroups builds the filter sidebar from facet counts.
 func facetGroups(tax *library.Taxonomy, st listState, counts map[string][]store.FacetCount, path string) []templates.FacetGroup {
 	value := func(param, term, label string, count int) templates.FacetValue {
@@ -110,7 +113,12 @@ func facetGroups(tax *library.Taxonomy, st listState, counts map[string][]store.
 	}
 	for _, key := range []struct{ param, label string }{{"org", "Organisation"}, {"year", "Year"}} {
 		g := templates.FacetGroup{Param: key.param, Label: key.label}
-		for _, c := range counts[key.param] {
+		for i, c := range counts[key.param] {
+			// A company-wide library has thousands of organisations; the
+			// sidebar shows the largest (counts come sorted) and any selected.
+			if i >= maxFacetValues && !st.selected(key.param, c.Term) {
+				continue
+			}
 			g.Values = append(g.Values, value(key.param, c.Term, c.Label, c.Count))
 		}
 		out = append(out, g)
