@@ -60,7 +60,7 @@ func (c *Catalog) Classify(text string) Result {
 	consumed := make([]bool, len(lines))
 	lowers := make([]string, len(lines))
 	for i, l := range lines {
-		lowers[i] = strings.ToLower(l)
+		lowers[i] = lowerASCII(l) // offsets into it are offsets into l
 	}
 	gpu := slices.ContainsFunc(lines, gpuRequest.MatchString)
 	for i := range lines {
@@ -145,7 +145,7 @@ func (c *Catalog) schedulerHits(m schedMessage, gpu bool) []hit {
 			scope = ScopePreemption
 		}
 		for _, s := range c.Signals {
-			if s.Scope == scope && s.find(r.Text, strings.ToLower(r.Text)) >= 0 {
+			if s.Scope == scope && s.find(r.Text, lowerASCII(r.Text)) >= 0 {
 				by := s.Bystander || (s.LoneBystander && r.Count == 1 && listed > 1 && !gpu)
 				found = append(found, matched{r, s, by})
 				if !by && !s.Context && !r.Preemption {

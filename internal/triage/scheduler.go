@@ -72,7 +72,7 @@ func parseScheduler(lines []string, i int) schedMessage {
 	m.Text = text
 
 	body := ""
-	lower := strings.ToLower(text)
+	lower := lowerASCII(text)
 	if k := strings.Index(lower, "preemption:"); k >= 0 && !fitHead.MatchString(text[:k]) {
 		// Only the tail was pasted ("preemption: 0/5 nodes are
 		// available: 5 No preemption victims found for incoming pod.").
@@ -95,7 +95,7 @@ func parseScheduler(lines []string, i int) schedMessage {
 		return m
 	}
 	head, tail := body, ""
-	if k := strings.Index(strings.ToLower(body), "preemption:"); k >= 0 {
+	if k := strings.Index(lowerASCII(body), "preemption:"); k >= 0 {
 		head, tail = body[:k], body[k+len("preemption:"):]
 	}
 	m.Reasons = splitReasons(head, m.Total, false)
@@ -155,4 +155,18 @@ func splitReasons(s string, total int, preemption bool) []reason {
 		out = append(out, reason{Count: total, Text: piece, Preemption: preemption})
 	}
 	return out
+}
+
+// lowerASCII lower-cases ASCII letters only, so every byte offset in the
+// result is the same offset in s. strings.ToLower does not keep offsets: it
+// rewrites invalid UTF-8 as U+FFFD (three bytes) and some letters change
+// length, and an index found in its result then slices s out of range.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
