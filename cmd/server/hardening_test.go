@@ -192,8 +192,8 @@ func TestHostileInputIsEscaped(t *testing.T) {
 			if href, ok := sel.Attr("href"); ok && strings.HasPrefix(strings.ToLower(strings.TrimSpace(href)), "javascript:") {
 				t.Errorf("%s: javascript: link survived", p)
 			}
-			if goquery.NodeName(sel) == "iframe" || goquery.NodeName(sel) == "svg" && strings.Contains(body, "onload=alert") && false {
-				t.Errorf("%s: injected <%s>", p, goquery.NodeName(sel))
+			if name := goquery.NodeName(sel); name == "iframe" || name == "svg" {
+				t.Errorf("%s: injected <%s>", p, name)
 			}
 		})
 	}
