@@ -32,6 +32,11 @@ var Routes = []string{
 	"llm/latency",
 	"pod/crashloop",
 	"pod/image-pull",
+	"pod/probe-failure",
+	"node/not-ready",
+	"network/dns",
+	"gpu/nccl-communication",
+	"control-plane/api-overload",
 }
 
 var routePattern = regexp.MustCompile(`^[a-z0-9-]+/[a-z0-9-]+$`)

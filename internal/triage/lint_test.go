@@ -35,6 +35,11 @@ func TestLintBroken(t *testing.T) {
 		`triage/root.yaml:6: question symptom: probe pod-symptom may answer "gpu-missing", which is not an answer here`,
 		`triage/root.yaml:6: question symptom: probe pod-symptom may answer "restarts", which is not an answer here`,
 		`triage/root.yaml:6: question symptom: probe pod-symptom may answer "slow", which is not an answer here`,
+		`triage/root.yaml:6: question symptom: probe pod-symptom may answer "probe-failure", which is not an answer here`,
+		`triage/root.yaml:6: question symptom: probe pod-symptom may answer "node-not-ready", which is not an answer here`,
+		`triage/root.yaml:6: question symptom: probe pod-symptom may answer "dns", which is not an answer here`,
+		`triage/root.yaml:6: question symptom: probe pod-symptom may answer "nccl", which is not an answer here`,
+		`triage/root.yaml:6: question symptom: probe pod-symptom may answer "control-plane", which is not an answer here`,
 		`triage/root.yaml:13: question symptom: answer gone leads to unknown node "no-such-node"`,
 		`triage/root.yaml:13: question symptom: probe pod-symptom never answers "gone"`,
 		`triage/root.yaml:18: node: unknown field "colour"`,
@@ -49,6 +54,8 @@ func TestLintBroken(t *testing.T) {
 		`triage/signals.yaml:21: signal heavy: weight must be above 0 and at most 1`,
 		`triage/signals.yaml:25: signal id "good" already used on line 4`,
 		`triage/syntax.yaml:5: invalid YAML: yaml: line 5: found unexpected end of stream`,
+		`triage/twins.yaml:8: node out-twins outcome: mitigation_ko has 1 items, mitigation 2`,
+		`triage/twins.yaml:8: node out-twins outcome: verify_ko has 2 items, verify 1`,
 	)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("problems:\n%s\n\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

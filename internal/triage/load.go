@@ -58,15 +58,17 @@ func (d *decoder) tree(data []byte) *Tree {
 	if root == nil {
 		return nil
 	}
-	m := d.fields(root, "tree", "id", "title", "summary", "root", "start", "nodes")
+	m := d.fields(root, "tree", "id", "title", "title_ko", "summary", "summary_ko", "root", "start", "nodes")
 	t := &Tree{
-		ID:      d.str(m, "id", true, "tree", root.Line),
-		Title:   d.str(m, "title", true, "tree", root.Line),
-		Summary: d.str(m, "summary", false, "tree", root.Line),
-		Root:    d.boolean(m, "root", "tree"),
-		Start:   d.str(m, "start", true, "tree", root.Line),
-		Path:    d.path,
-		Line:    root.Line,
+		ID:        d.str(m, "id", true, "tree", root.Line),
+		Title:     d.str(m, "title", true, "tree", root.Line),
+		Summary:   d.str(m, "summary", false, "tree", root.Line),
+		TitleKo:   d.str(m, "title_ko", false, "tree", root.Line),
+		SummaryKo: d.str(m, "summary_ko", false, "tree", root.Line),
+		Root:      d.boolean(m, "root", "tree"),
+		Start:     d.str(m, "start", true, "tree", root.Line),
+		Path:      d.path,
+		Line:      root.Line,
 	}
 	if t.ID == "" {
 		return nil
@@ -80,16 +82,18 @@ func (d *decoder) tree(data []byte) *Tree {
 }
 
 func (d *decoder) node(item *yaml.Node, tree string) *Node {
-	m := d.fields(item, "node", "id", "question", "help", "command", "probe", "answers", "outcome")
+	m := d.fields(item, "node", "id", "question", "question_ko", "help", "help_ko", "command", "probe", "answers", "outcome")
 	n := &Node{
-		ID:       d.str(m, "id", true, "node", item.Line),
-		Tree:     tree,
-		Question: d.str(m, "question", false, "node", item.Line),
-		Help:     d.str(m, "help", false, "node", item.Line),
-		Command:  d.str(m, "command", false, "node", item.Line),
-		Probe:    d.str(m, "probe", false, "node", item.Line),
-		Path:     d.path,
-		Line:     item.Line,
+		ID:         d.str(m, "id", true, "node", item.Line),
+		Tree:       tree,
+		Question:   d.str(m, "question", false, "node", item.Line),
+		Help:       d.str(m, "help", false, "node", item.Line),
+		QuestionKo: d.str(m, "question_ko", false, "node", item.Line),
+		HelpKo:     d.str(m, "help_ko", false, "node", item.Line),
+		Command:    d.str(m, "command", false, "node", item.Line),
+		Probe:      d.str(m, "probe", false, "node", item.Line),
+		Path:       d.path,
+		Line:       item.Line,
 	}
 	if n.ID == "" {
 		return nil
@@ -105,17 +109,18 @@ func (d *decoder) node(item *yaml.Node, tree string) *Node {
 			n.Question, n.Command = "", ""
 		}
 		n.Outcome = d.outcome(out, what)
-		if m["answers"] != nil || n.Help != "" || n.Probe != "" || n.Command != "" {
+		if m["answers"] != nil || n.Help != "" || n.HelpKo != "" || n.QuestionKo != "" || n.Probe != "" || n.Command != "" {
 			d.errorf(item.Line, "%s: an outcome has no answers, help or probe", what)
 		}
 	case n.Question != "":
 		for _, a := range d.seq(m, "answers", true, what, item.Line) {
-			am := d.fields(a, what+" answer", "id", "label", "next")
+			am := d.fields(a, what+" answer", "id", "label", "label_ko", "next")
 			n.Choices = append(n.Choices, Choice{
-				ID:    d.str(am, "id", true, what+" answer", a.Line),
-				Label: d.str(am, "label", true, what+" answer", a.Line),
-				Next:  d.str(am, "next", true, what+" answer", a.Line),
-				Line:  a.Line,
+				ID:      d.str(am, "id", true, what+" answer", a.Line),
+				Label:   d.str(am, "label", true, what+" answer", a.Line),
+				LabelKo: d.str(am, "label_ko", false, what+" answer", a.Line),
+				Next:    d.str(am, "next", true, what+" answer", a.Line),
+				Line:    a.Line,
 			})
 		}
 	default:
@@ -127,14 +132,27 @@ func (d *decoder) node(item *yaml.Node, tree string) *Node {
 
 func (d *decoder) outcome(v *yaml.Node, what string) *Outcome {
 	what += " outcome"
-	m := d.fields(v, what, "route", "playbook", "section", "diagnosis", "commands", "mitigation", "verify")
-	return &Outcome{
-		Route:      d.str(m, "route", true, what, v.Line),
-		Playbook:   d.str(m, "playbook", true, what, v.Line),
-		Section:    d.str(m, "section", true, what, v.Line),
-		Diagnosis:  d.str(m, "diagnosis", true, what, v.Line),
-		Commands:   d.strs(m, "commands", true, what, v.Line),
-		Mitigation: d.strs(m, "mitigation", true, what, v.Line),
-		Verify:     d.strs(m, "verify", true, what, v.Line),
+	m := d.fields(v, what, "route", "playbook", "section", "diagnosis", "diagnosis_ko", "commands",
+		"mitigation", "mitigation_ko", "verify", "verify_ko")
+	o := &Outcome{
+		Route:        d.str(m, "route", true, what, v.Line),
+		Playbook:     d.str(m, "playbook", true, what, v.Line),
+		Section:      d.str(m, "section", true, what, v.Line),
+		Diagnosis:    d.str(m, "diagnosis", true, what, v.Line),
+		Commands:     d.strs(m, "commands", true, what, v.Line),
+		Mitigation:   d.strs(m, "mitigation", true, what, v.Line),
+		Verify:       d.strs(m, "verify", true, what, v.Line),
+		DiagnosisKo:  d.str(m, "diagnosis_ko", false, what, v.Line),
+		MitigationKo: d.strs(m, "mitigation_ko", false, what, v.Line),
+		VerifyKo:     d.strs(m, "verify_ko", false, what, v.Line),
 	}
+	// A Korean list is read item for item beside the English one, so it
+	// must have as many items.
+	if o.MitigationKo != nil && len(o.MitigationKo) != len(o.Mitigation) {
+		d.errorf(v.Line, "%s: mitigation_ko has %d items, mitigation %d", what, len(o.MitigationKo), len(o.Mitigation))
+	}
+	if o.VerifyKo != nil && len(o.VerifyKo) != len(o.Verify) {
+		d.errorf(v.Line, "%s: verify_ko has %d items, verify %d", what, len(o.VerifyKo), len(o.Verify))
+	}
+	return o
 }

@@ -60,6 +60,11 @@ var Probes = []ProbeSpec{
 			{"gpu-missing", "The pod requests a GPU resource and the GPU nodes it targets advertise none in status.allocatable."},
 			{"restarts", "A container restarted, waits with an error reason (CrashLoopBackOff, ErrImagePull, ...), was OOMKilled, or the pod was Evicted."},
 			{"slow", "Never returned by a snapshot: slowness needs a person or metrics."},
+			{"probe-failure", "The pod is Running but a container is not Ready, or was killed by a failed liveness or startup probe, and its Unhealthy events say which probe failed."},
+			{"node-not-ready", "The pod's node is NotReady or Unknown."},
+			{"dns", "Never returned by a snapshot: name resolution failures show in logs, not in pod status."},
+			{"nccl", "Never returned by a snapshot: collective failures show in the training job's logs."},
+			{"control-plane", "Never returned by a snapshot: a snapshot that could be read says little about API server overload."},
 		},
 	},
 	{
@@ -150,7 +155,27 @@ var Probes = []ProbeSpec{
 			{"cuda-oom", "CUDA out of memory, torch.cuda.OutOfMemoryError, or vLLM found no memory for cache blocks."},
 			{"gpu-fault", "An XID, ECC or fallen-off-the-bus error: the GPU itself is failing."},
 			{"gpu-unavailable", "The container sees no GPU: no CUDA-capable device, libcuda or NVML not found."},
+			{"probe", "The kubelet killed the container after failed liveness or startup probes (a Killing event says so); the log shows no crash."},
 			{"app", "An application error unrelated to the GPU."},
+		},
+	},
+	{
+		Name: "node-ready-condition", Question: "node-ready-reason",
+		Meaning: "The node's Ready condition (status, reason, message) and its pressure conditions and events.",
+		Values: []ProbeValue{
+			{"stopped-posting", "Ready Unknown, reason NodeStatusUnknown: Kubelet stopped posting node status."},
+			{"runtime", "Ready False, KubeletNotReady, with container runtime is down or PLEG is not healthy."},
+			{"network", "Ready False, KubeletNotReady, with container runtime network not ready (NetworkPluginNotReady)."},
+			{"resources", "A pressure condition True or a SystemOOM event on a NotReady node."},
+		},
+	},
+	{
+		Name: "probe-failure", Question: "probe-kind",
+		Meaning: "Which probe fails, from the pod's Unhealthy and Killing events and its containers' readiness.",
+		Values: []ProbeValue{
+			{"readiness", "Readiness probe failed events; the container runs but is not Ready, with no probe restarts."},
+			{"liveness", "Liveness probe failed events, or a Killing event saying failed liveness probe, will be restarted."},
+			{"startup", "Startup probe failed events, or a Killing event saying failed startup probe."},
 		},
 	},
 	{

@@ -6,14 +6,18 @@ import "sort"
 // into another tree's nodes (a Pending GPU pod ends up in the GPU tree), so
 // node ids are unique across the whole catalogue, not only within a tree.
 type Tree struct {
-	ID      string  `json:"id"`
-	Title   string  `json:"title"`
-	Summary string  `json:"summary,omitempty"`
-	Root    bool    `json:"root,omitempty"` // the chooser that starts a triage
-	Start   string  `json:"start"`
-	Nodes   []*Node `json:"nodes"`
-	Path    string  `json:"-"` // file, relative to the library root
-	Line    int     `json:"-"`
+	ID      string `json:"id"`
+	Title   string `json:"title"`
+	Summary string `json:"summary,omitempty"`
+	// TitleKo and SummaryKo are the Korean twins of Title and Summary
+	// (every text field of a tree has one; see library/README.md).
+	TitleKo   string  `json:"title_ko,omitempty"`
+	SummaryKo string  `json:"summary_ko,omitempty"`
+	Root      bool    `json:"root,omitempty"` // the chooser that starts a triage
+	Start     string  `json:"start"`
+	Nodes     []*Node `json:"nodes"`
+	Path      string  `json:"-"` // file, relative to the library root
+	Line      int     `json:"-"`
 }
 
 // Node is a question or an outcome; exactly one of Question and Outcome is
@@ -22,11 +26,14 @@ type Node struct {
 	ID   string `json:"id"`
 	Tree string `json:"tree"`
 
-	Question string   `json:"question,omitempty"`
-	Help     string   `json:"help,omitempty"`
-	Command  string   `json:"command,omitempty"` // shows the evidence that answers the question
-	Probe    string   `json:"probe,omitempty"`   // see Probes
-	Choices  []Choice `json:"answers,omitempty"`
+	Question string `json:"question,omitempty"`
+	Help     string `json:"help,omitempty"`
+	// QuestionKo and HelpKo are the Korean twins of Question and Help.
+	QuestionKo string   `json:"question_ko,omitempty"`
+	HelpKo     string   `json:"help_ko,omitempty"`
+	Command    string   `json:"command,omitempty"` // shows the evidence that answers the question
+	Probe      string   `json:"probe,omitempty"`   // see Probes
+	Choices    []Choice `json:"answers,omitempty"`
 
 	Outcome *Outcome `json:"outcome,omitempty"`
 
@@ -51,8 +58,10 @@ func (n *Node) Choice(id string) (*Choice, bool) {
 type Choice struct {
 	ID    string `json:"id"`
 	Label string `json:"label"`
-	Next  string `json:"next"`
-	Line  int    `json:"-"`
+	// LabelKo is the Korean twin of Label.
+	LabelKo string `json:"label_ko,omitempty"`
+	Next    string `json:"next"`
+	Line    int    `json:"-"`
 }
 
 // Outcome is where a walk ends: a stable route id and the playbook section
@@ -65,6 +74,11 @@ type Outcome struct {
 	Commands   []string `json:"commands"`
 	Mitigation []string `json:"mitigation"`
 	Verify     []string `json:"verify"`
+	// The Korean twins of Diagnosis, Mitigation and Verify; the lists
+	// have the same length as the English ones, item for item.
+	DiagnosisKo  string   `json:"diagnosis_ko,omitempty"`
+	MitigationKo []string `json:"mitigation_ko,omitempty"`
+	VerifyKo     []string `json:"verify_ko,omitempty"`
 }
 
 // Catalog is everything loaded from library/triage: the trees and the
