@@ -16,7 +16,7 @@ import (
 	"casebook/internal/cluster"
 	"casebook/internal/content"
 	"casebook/internal/gaps"
-	"casebook/internal/snapshot"
+	"casebook/internal/inventory"
 	deflib "casebook/library"
 )
 
@@ -120,14 +120,14 @@ func loadChecks(dir string) (*gaps.Set, error) {
 	return set, nil
 }
 
-func readInventory(ctx context.Context, opts cluster.Options, inv cluster.InventoryOptions, file string) (*snapshot.Inventory, string, error) {
+func readInventory(ctx context.Context, opts cluster.Options, inv cluster.InventoryOptions, file string) (*inventory.Inventory, string, error) {
 	if file != "" {
 		f, err := os.Open(file)
 		if err != nil {
 			return nil, "", fmt.Errorf("gaps: %w", err)
 		}
 		defer f.Close()
-		in, err := snapshot.DecodeInventory(f)
+		in, err := inventory.Decode(f)
 		if err != nil {
 			return nil, "", fmt.Errorf("gaps: %s: %w", file, err)
 		}
@@ -148,12 +148,12 @@ func readInventory(ctx context.Context, opts cluster.Options, inv cluster.Invent
 	return in, source, nil
 }
 
-func saveInventory(path string, in *snapshot.Inventory) error {
+func saveInventory(path string, in *inventory.Inventory) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("gaps: --save: %w", err)
 	}
-	if err := snapshot.EncodeInventory(f, in); err != nil {
+	if err := inventory.Encode(f, in); err != nil {
 		f.Close()
 		return fmt.Errorf("gaps: --save: %w", err)
 	}
@@ -176,7 +176,7 @@ func gapsService(cfg config, fsys fs.FS, loader *content.Loader, log *slog.Logge
 		if err != nil {
 			log.Error("gap checks cannot read the cluster", "err", err)
 		} else {
-			opts.Collect = func(ctx context.Context) (*snapshot.Inventory, error) {
+			opts.Collect = func(ctx context.Context) (*inventory.Inventory, error) {
 				return r.Inventory(ctx, cluster.InventoryOptions{Timeout: 30 * time.Second})
 			}
 		}

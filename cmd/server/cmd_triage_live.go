@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"casebook/internal/cluster"
+	"casebook/internal/probe"
 	"casebook/internal/snapshot"
 	"casebook/internal/triage"
 	deflib "casebook/library"
@@ -87,9 +88,9 @@ func runTriageLive(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return err
 		}
 	}
-	var reports []*snapshot.Report
+	var reports []*probe.Report
 	for i := range snaps {
-		rep, err := snapshot.Triage(cat, &snaps[i])
+		rep, err := probe.Triage(cat, &snaps[i])
 		if err != nil {
 			return fmt.Errorf("triage: %w", err)
 		}
@@ -197,7 +198,7 @@ func saveSnapshots(path, ns string, snaps []snapshot.Snapshot, scan bool) error 
 
 // printReport writes one report for a terminal: the outcome first, then the
 // answers with their evidence, then what could not be read.
-func printReport(w io.Writer, r *snapshot.Report) {
+func printReport(w io.Writer, r *probe.Report) {
 	fmt.Fprintf(w, "%s\n", r.Target)
 	if r.Route != "" {
 		fmt.Fprintf(w, "route:     %s\n", r.Route)

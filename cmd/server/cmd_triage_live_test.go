@@ -11,7 +11,7 @@ import (
 )
 
 func TestTriageLiveFromSnapshot(t *testing.T) {
-	file := "../../internal/snapshot/testdata/taint.json"
+	file := "../../internal/probe/testdata/taint.json"
 	var out, errOut bytes.Buffer
 	if err := runTriageLive(context.Background(), []string{"--snapshot", file}, &out, &errOut); err != nil {
 		t.Fatalf("%v: %s", err, errOut.String())
@@ -43,7 +43,7 @@ func TestTriageLiveFromSnapshot(t *testing.T) {
 
 func TestTriageLiveAsksWhatItCannotRead(t *testing.T) {
 	var out, errOut bytes.Buffer
-	err := runTriageLive(context.Background(), []string{"--snapshot", "../../internal/snapshot/testdata/gpu-lost.json"}, &out, &errOut)
+	err := runTriageLive(context.Background(), []string{"--snapshot", "../../internal/probe/testdata/gpu-lost.json"}, &out, &errOut)
 	if err != nil {
 		t.Fatal(err)
 	}

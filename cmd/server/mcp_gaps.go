@@ -9,8 +9,8 @@ import (
 	"casebook/internal/cluster"
 	"casebook/internal/content"
 	"casebook/internal/gaps"
+	"casebook/internal/inventory"
 	"casebook/internal/mcp"
-	"casebook/internal/snapshot"
 )
 
 // mcpGaps offers the gap checks to check_cluster_gaps, behind the same
@@ -48,7 +48,7 @@ func liveGaps(r *cluster.Reader, fsys fs.FS, loader *content.Loader) *gaps.Servi
 			}
 			return ""
 		},
-		Collect: func(ctx context.Context) (*snapshot.Inventory, error) {
+		Collect: func(ctx context.Context) (*inventory.Inventory, error) {
 			return r.Inventory(ctx, cluster.InventoryOptions{Timeout: 30 * time.Second})
 		},
 	})

@@ -7,6 +7,7 @@ import (
 
 	"casebook/internal/cluster"
 	"casebook/internal/mcp"
+	"casebook/internal/probe"
 	"casebook/internal/snapshot"
 )
 
@@ -48,7 +49,7 @@ func (p livePods) TriagePod(ctx context.Context, req mcp.PodRequest) (*mcp.PodRe
 	case err != nil:
 		return nil, fmt.Errorf("reading the cluster failed: %w", err)
 	}
-	rep, err := snapshot.Triage(c.Triage, snap)
+	rep, err := probe.Triage(c.Triage, snap)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +57,7 @@ func (p livePods) TriagePod(ctx context.Context, req mcp.PodRequest) (*mcp.PodRe
 }
 
 // podResult flattens a report for the tool: evidence as one line each.
-func podResult(rep *snapshot.Report) *mcp.PodResult {
+func podResult(rep *probe.Report) *mcp.PodResult {
 	out := &mcp.PodResult{Route: rep.Route, Playbook: rep.Playbook, Section: rep.Section, Diagnosis: rep.Diagnosis, Steps: []mcp.PodStep{}}
 	for _, st := range rep.Steps {
 		step := mcp.PodStep{Question: st.Text, Answer: st.Label, Note: st.Note}

@@ -35,7 +35,7 @@ func (f fileCluster) Collect(_ context.Context, ns, pod string) (*snapshot.Snaps
 // TestLivePods walks the snapshots the snapshot package keeps as fixtures
 // through triage_pod's adapter: every one ends at a route or a question.
 func TestLivePods(t *testing.T) {
-	files, _ := filepath.Glob("../../internal/snapshot/testdata/*.json")
+	files, _ := filepath.Glob("../../internal/probe/testdata/*.json")
 	if len(files) == 0 {
 		t.Skip("no snapshot fixtures")
 	}

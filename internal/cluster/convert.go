@@ -23,14 +23,10 @@ func resources(rl corev1.ResourceList) snapshot.ResourceList {
 	return out
 }
 
+// quantity keeps the canonical text kubectl shows and the value, taken
+// from apimachinery itself rather than parsed again.
 func quantity(q resource.Quantity) snapshot.Quantity {
-	s, err := snapshot.ParseQuantity(q.String())
-	if err != nil {
-		// Every canonical Kubernetes quantity parses; keep the value if
-		// one ever does not.
-		return snapshot.NewQuantity(q.AsApproximateFloat64())
-	}
-	return s
+	return snapshot.QuantityOf(q.String(), q.AsApproximateFloat64())
 }
 
 func timePtr(t metav1.Time) *time.Time {

@@ -6,6 +6,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"casebook/internal/inventory"
 	"casebook/internal/snapshot"
 )
 
@@ -34,8 +35,8 @@ type inventoryRead struct {
 	r     *Reader
 	ctx   context.Context
 	max   int
-	inv   *snapshot.Inventory
-	reads map[string]*snapshot.KindRead
+	inv   *inventory.Inventory
+	reads map[string]*inventory.KindRead
 }
 
 // Inventory reads, read-only, what the gap checks need across the cluster:
@@ -46,7 +47,7 @@ type inventoryRead struct {
 // kinds are read per namespace of the Reader's allow-list when it has one.
 // A failed read is recorded in Reads with the permission it needed; the
 // error is only for a context that ended before anything could be read.
-func (r *Reader) Inventory(ctx context.Context, opts InventoryOptions) (*snapshot.Inventory, error) {
+func (r *Reader) Inventory(ctx context.Context, opts InventoryOptions) (*inventory.Inventory, error) {
 	if opts.MaxObjects <= 0 {
 		opts.MaxObjects = defaultMaxObjects
 	}
@@ -55,9 +56,9 @@ func (r *Reader) Inventory(ctx context.Context, opts InventoryOptions) (*snapsho
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
-	inv := &snapshot.Inventory{Version: snapshot.Version, Kind: snapshot.InventoryKind, CollectedAt: time.Now().UTC(),
-		Scope: snapshot.InventoryScope{Namespaces: r.opts.Namespaces, NodeSelector: opts.NodeSelector}}
-	ir := &inventoryRead{r: r, ctx: ctx, max: opts.MaxObjects, inv: inv, reads: map[string]*snapshot.KindRead{}}
+	inv := &inventory.Inventory{Version: inventory.Version, Kind: inventory.Kind, CollectedAt: time.Now().UTC(),
+		Scope: inventory.Scope{Namespaces: r.opts.Namespaces, NodeSelector: opts.NodeSelector}}
+	ir := &inventoryRead{r: r, ctx: ctx, max: opts.MaxObjects, inv: inv, reads: map[string]*inventory.KindRead{}}
 	if v, err := r.client.Discovery().ServerVersion(); err == nil {
 		inv.ServerVersion = v.GitVersion
 	}
@@ -70,7 +71,7 @@ func (r *Reader) Inventory(ctx context.Context, opts InventoryOptions) (*snapsho
 	ir.pods()
 	ir.quotas()
 	ir.karpenter()
-	for k := range snapshot.InventoryKinds {
+	for k := range inventory.Kinds {
 		if rd := ir.reads[k]; rd != nil {
 			inv.Reads = append(inv.Reads, *rd)
 		}
@@ -83,10 +84,10 @@ func (r *Reader) Inventory(ctx context.Context, opts InventoryOptions) (*snapsho
 }
 
 // read returns the KindRead of a kind, creating it.
-func (ir *inventoryRead) read(kind string) *snapshot.KindRead {
+func (ir *inventoryRead) read(kind string) *inventory.KindRead {
 	rd := ir.reads[kind]
 	if rd == nil {
-		rd = &snapshot.KindRead{Kind: kind}
+		rd = &inventory.KindRead{Kind: kind}
 		ir.reads[kind] = rd
 	}
 	return rd

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"casebook/internal/inventory"
 	"casebook/internal/snapshot"
 )
 
@@ -21,7 +22,7 @@ var (
 // is not an error.
 func (ir *inventoryRead) karpenter() {
 	for _, pool := range ir.custom("nodePools", nodePoolGVR) {
-		np := snapshot.NodePool{Name: pool.GetName(), Labels: map[string]string{}}
+		np := inventory.NodePool{Name: pool.GetName(), Labels: map[string]string{}}
 		if l, ok, _ := unstructured.NestedStringMap(pool.Object, "spec", "template", "metadata", "labels"); ok {
 			np.Labels = l
 		}
@@ -49,7 +50,7 @@ func (ir *inventoryRead) karpenter() {
 		ir.inv.NodePools = append(ir.inv.NodePools, np)
 	}
 	for _, nc := range ir.custom("nodeClasses", nodeClassGVR) {
-		out := snapshot.NodeClass{Name: nc.GetName()}
+		out := inventory.NodeClass{Name: nc.GetName()}
 		out.AMIFamily, _, _ = unstructured.NestedString(nc.Object, "spec", "amiFamily")
 		terms, _, _ := unstructured.NestedSlice(nc.Object, "spec", "amiSelectorTerms")
 		for _, t := range terms {

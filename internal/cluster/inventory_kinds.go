@@ -9,10 +9,11 @@ import (
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"casebook/internal/inventory"
 	"casebook/internal/snapshot"
 )
 
-func sortReads(rs []snapshot.KindRead) {
+func sortReads(rs []inventory.KindRead) {
 	sort.Slice(rs, func(i, j int) bool { return rs[i].Kind < rs[j].Kind })
 }
 
@@ -32,7 +33,7 @@ func (ir *inventoryRead) nodes(selector string) {
 	for i := range items {
 		n := &items[i]
 		sn := convertNode(n)
-		ir.inv.Nodes = append(ir.inv.Nodes, snapshot.InventoryNode{
+		ir.inv.Nodes = append(ir.inv.Nodes, inventory.Node{
 			Name: sn.Name, Labels: orEmpty(sn.Labels), Taints: sn.Taints, Unschedulable: sn.Unschedulable,
 			Capacity: sn.Capacity, Allocatable: sn.Allocatable, Conditions: sn.Conditions,
 			KubeletVersion: sn.KubeletVersion, OSImage: sn.OSImage, KernelVersion: sn.KernelVersion,
@@ -45,7 +46,7 @@ func (ir *inventoryRead) nodes(selector string) {
 // selectors match; with an allow-list, only the allowed ones.
 func (ir *inventoryRead) namespaces() {
 	add := func(ns *corev1.Namespace) {
-		ir.inv.Namespaces = append(ir.inv.Namespaces, snapshot.Namespace{Name: ns.Name, Labels: orEmpty(ns.Labels)})
+		ir.inv.Namespaces = append(ir.inv.Namespaces, inventory.Namespace{Name: ns.Name, Labels: orEmpty(ns.Labels)})
 	}
 	if len(ir.r.opts.Namespaces) == 0 {
 		for _, ns := range listAll(ir, "namespaces", "list namespaces", perm("list", "", "namespaces", ""), func(ctx context.Context, o metav1.ListOptions) (page[corev1.Namespace], error) {
@@ -102,7 +103,7 @@ func (ir *inventoryRead) disruptionBudgets() {
 				return page[policyv1.PodDisruptionBudget]{l.Items, l.Continue}, nil
 			})
 		for _, b := range items {
-			out := snapshot.DisruptionBudget{Namespace: b.Namespace, Name: b.Name, Selector: selector(b.Spec.Selector),
+			out := inventory.DisruptionBudget{Namespace: b.Namespace, Name: b.Name, Selector: selector(b.Spec.Selector),
 				DisruptionsAllowed: b.Status.DisruptionsAllowed, ExpectedPods: b.Status.ExpectedPods}
 			if b.Spec.MinAvailable != nil {
 				out.MinAvailable = b.Spec.MinAvailable.String()
@@ -126,7 +127,7 @@ func (ir *inventoryRead) quotas() {
 				return page[corev1.ResourceQuota]{l.Items, l.Continue}, nil
 			})
 		for _, q := range items {
-			ir.inv.ResourceQuotas = append(ir.inv.ResourceQuotas, snapshot.NamespaceQuota{Namespace: q.Namespace, Name: q.Name,
+			ir.inv.ResourceQuotas = append(ir.inv.ResourceQuotas, inventory.NamespaceQuota{Namespace: q.Namespace, Name: q.Name,
 				Hard: orNone(resources(q.Status.Hard)), Used: orNone(resources(q.Status.Used))})
 		}
 	}
@@ -134,8 +135,8 @@ func (ir *inventoryRead) quotas() {
 
 // selector converts a label selector; nil (which selects everything for
 // webhooks and nothing for PDBs, as each API documents) becomes empty.
-func selector(s *metav1.LabelSelector) snapshot.LabelSelector {
-	out := snapshot.LabelSelector{MatchLabels: map[string]string{}}
+func selector(s *metav1.LabelSelector) inventory.LabelSelector {
+	out := inventory.LabelSelector{MatchLabels: map[string]string{}}
 	if s == nil {
 		return out
 	}

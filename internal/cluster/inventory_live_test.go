@@ -21,7 +21,7 @@ import (
 
 	"casebook/internal/cluster"
 	"casebook/internal/gaps"
-	"casebook/internal/snapshot"
+	"casebook/internal/inventory"
 	"casebook/library"
 )
 
@@ -55,7 +55,7 @@ func TestLiveGaps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var inv *snapshot.Inventory
+	var inv *inventory.Inventory
 	// A new ClusterRole rule reaches the authorizer's cache within moments.
 	eventually(t, "an inventory without read errors", 30*time.Second, func() (bool, error) {
 		inv, err = r.Inventory(ctx, cluster.InventoryOptions{NodeSelector: gapsLabel + "=" + g.id})
@@ -77,10 +77,10 @@ func TestLiveGaps(t *testing.T) {
 
 	t.Run("downloaded inventory gives the same findings", func(t *testing.T) {
 		var buf bytes.Buffer
-		if err := snapshot.EncodeInventory(&buf, inv); err != nil {
+		if err := inventory.Encode(&buf, inv); err != nil {
 			t.Fatal(err)
 		}
-		again, err := snapshot.DecodeInventory(&buf)
+		again, err := inventory.Decode(&buf)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"casebook/internal/inventory"
 	"context"
 	"crypto/x509"
 	"encoding/pem"
@@ -9,8 +10,6 @@ import (
 
 	admissionv1 "k8s.io/api/admissionregistration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	"casebook/internal/snapshot"
 )
 
 // webhooks reads both kinds of admission webhook configuration. The
@@ -52,8 +51,8 @@ func (ir *inventoryRead) webhooks() {
 // (failurePolicy Fail, timeout 10s, scope *) so checks see what the API
 // server does.
 func webhook(kind, cfg, name string, policy *admissionv1.FailurePolicyType, timeout *int32, nsSel, objSel *metav1.LabelSelector,
-	rules []admissionv1.RuleWithOperations, cc admissionv1.WebhookClientConfig) snapshot.Webhook {
-	w := snapshot.Webhook{ConfigKind: kind, ConfigName: cfg, Name: name, FailurePolicy: string(admissionv1.Fail), TimeoutSeconds: 10,
+	rules []admissionv1.RuleWithOperations, cc admissionv1.WebhookClientConfig) inventory.Webhook {
+	w := inventory.Webhook{ConfigKind: kind, ConfigName: cfg, Name: name, FailurePolicy: string(admissionv1.Fail), TimeoutSeconds: 10,
 		NamespaceSelector: selector(nsSel), ObjectSelector: selector(objSel)}
 	if policy != nil {
 		w.FailurePolicy = string(*policy)
@@ -62,7 +61,7 @@ func webhook(kind, cfg, name string, policy *admissionv1.FailurePolicyType, time
 		w.TimeoutSeconds = *timeout
 	}
 	for _, r := range rules {
-		wr := snapshot.WebhookRule{APIGroups: r.APIGroups, Resources: r.Resources, Scope: "*"}
+		wr := inventory.WebhookRule{APIGroups: r.APIGroups, Resources: r.Resources, Scope: "*"}
 		for _, op := range r.Operations {
 			wr.Operations = append(wr.Operations, string(op))
 		}

@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 
+	"casebook/internal/inventory"
 	"casebook/internal/snapshot"
 )
 
@@ -93,8 +94,8 @@ func jobFinished(j *batchv1.Job) bool {
 	return j.Status.CompletionTime != nil
 }
 
-func workload(kind string, meta metav1.ObjectMeta, sel *metav1.LabelSelector, tpl *corev1.PodTemplateSpec, want, ready int32) snapshot.Workload {
-	return snapshot.Workload{Kind: kind, Namespace: meta.Namespace, Name: meta.Name, Labels: orEmpty(meta.Labels),
+func workload(kind string, meta metav1.ObjectMeta, sel *metav1.LabelSelector, tpl *corev1.PodTemplateSpec, want, ready int32) inventory.Workload {
+	return inventory.Workload{Kind: kind, Namespace: meta.Namespace, Name: meta.Name, Labels: orEmpty(meta.Labels),
 		Replicas: want, ReadyReplicas: ready, Selector: selector(sel), Template: template(tpl.Labels, &tpl.Spec),
 		FeatureGates: featureGates(&tpl.Spec)}
 }
@@ -102,8 +103,8 @@ func workload(kind string, meta metav1.ObjectMeta, sel *metav1.LabelSelector, tp
 // template keeps what the checks read of a pod spec: placement and
 // resources. Of a container only its name, image and resources are kept;
 // never its args, env or mounted Secrets.
-func template(labels map[string]string, spec *corev1.PodSpec) snapshot.PodTemplate {
-	t := snapshot.PodTemplate{Labels: orEmpty(labels), NodeSelector: orEmpty(spec.NodeSelector), PriorityClassName: spec.PriorityClassName}
+func template(labels map[string]string, spec *corev1.PodSpec) inventory.PodTemplate {
+	t := inventory.PodTemplate{Labels: orEmpty(labels), NodeSelector: orEmpty(spec.NodeSelector), PriorityClassName: spec.PriorityClassName}
 	if a := spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
 		for _, term := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
 			t.NodeAffinity = append(t.NodeAffinity, snapshot.NodeSelectorTerm{MatchExpressions: requirements(term.MatchExpressions), MatchFields: requirements(term.MatchFields)})
@@ -112,8 +113,8 @@ func template(labels map[string]string, spec *corev1.PodSpec) snapshot.PodTempla
 	for _, tol := range spec.Tolerations {
 		t.Tolerations = append(t.Tolerations, snapshot.Toleration{Key: tol.Key, Operator: string(tol.Operator), Value: tol.Value, Effect: string(tol.Effect)})
 	}
-	spec1 := func(c corev1.Container) snapshot.ContainerSpec {
-		return snapshot.ContainerSpec{Name: c.Name, Image: c.Image, Requests: orNone(resources(c.Resources.Requests)), Limits: orNone(resources(c.Resources.Limits))}
+	spec1 := func(c corev1.Container) inventory.ContainerSpec {
+		return inventory.ContainerSpec{Name: c.Name, Image: c.Image, Requests: orNone(resources(c.Resources.Requests)), Limits: orNone(resources(c.Resources.Limits))}
 	}
 	for _, c := range spec.Containers {
 		t.Containers = append(t.Containers, spec1(c))
@@ -168,7 +169,7 @@ func (ir *inventoryRead) pods() {
 				}
 				return page[corev1.Pod]{l.Items, l.Continue}, nil
 			}) {
-			ip := snapshot.InventoryPod{Namespace: p.Namespace, Name: p.Name, Labels: orEmpty(p.Labels), Owner: podOwner(&p),
+			ip := inventory.Pod{Namespace: p.Namespace, Name: p.Name, Labels: orEmpty(p.Labels), Owner: podOwner(&p),
 				NodeName: p.Spec.NodeName, Phase: string(p.Status.Phase), PriorityClassName: p.Spec.PriorityClassName,
 				Spec: template(nil, &p.Spec)}
 			ip.Spec.Labels = map[string]string{}

@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"casebook/internal/cluster"
+	"casebook/internal/probe"
 	"casebook/internal/snapshot"
 	"casebook/internal/triage"
 	"casebook/library"
@@ -53,7 +54,7 @@ func TestLiveTriage(t *testing.T) {
 			for _, e := range s.ReadErrors {
 				t.Errorf("read error as the read-only ServiceAccount: %s (%s): %s", e.What, e.Kind, e.Message)
 			}
-			rep, err := snapshot.Triage(cat, s)
+			rep, err := probe.Triage(cat, s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,7 +69,7 @@ func TestLiveTriage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep2, err := snapshot.Triage(cat, &again[0])
+			rep2, err := probe.Triage(cat, &again[0])
 			if err != nil || rep2.Route != rep.Route || rep2.State != rep.State {
 				t.Errorf("from the JSON download: %v, route %q state %q; live route %q state %q", err, rep2.Route, rep2.State, rep.Route, rep.State)
 			}
@@ -134,7 +135,7 @@ func TestLiveTriage(t *testing.T) {
 		if !ok || e.Kind != snapshot.ReadForbidden || e.Permission.String() != "list nodes" {
 			t.Fatalf("read errors: %+v", s.ReadErrors)
 		}
-		rep, err := snapshot.Triage(cat, s)
+		rep, err := probe.Triage(cat, s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,7 +149,7 @@ func TestLiveTriage(t *testing.T) {
 
 // checkReport asserts the route (or the question asked) and that every
 // expected piece of evidence appears in what triage shows.
-func checkReport(t *testing.T, rep *snapshot.Report, sc scenario) {
+func checkReport(t *testing.T, rep *probe.Report, sc scenario) {
 	t.Helper()
 	var text strings.Builder
 	for _, st := range rep.Steps {

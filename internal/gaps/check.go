@@ -1,6 +1,6 @@
 // Package gaps runs the library's gap checks: conditions that caused public
 // incidents, written in CEL (the expression language Kubernetes uses for
-// validation) over a read-only cluster inventory (snapshot.Inventory), each
+// validation) over a read-only cluster inventory (inventory.Inventory), each
 // finding tied back to the incidents and playbooks that teach why it
 // matters. It is pure: the cluster reader fills the inventory, and an
 // inventory saved as JSON is checked the same way on another machine.
@@ -52,7 +52,7 @@ type Check struct {
 	Title    string
 	Severity Severity
 	// Kinds are the inventory kinds the check reads (keys of
-	// snapshot.InventoryKinds); a failed read of any of them makes the
+	// inventory.Kinds); a failed read of any of them makes the
 	// check an error.
 	Kinds []string
 	// Each, when set, is the kind whose objects Condition is evaluated

@@ -9,8 +9,8 @@ import (
 	"github.com/google/cel-go/cel"
 	celast "github.com/google/cel-go/common/ast"
 
+	"casebook/internal/inventory"
 	"casebook/internal/library"
-	"casebook/internal/snapshot"
 )
 
 // costLimit bounds one evaluation of one expression, in CEL's cost units
@@ -30,7 +30,7 @@ func compile(c *Check) []library.Problem {
 		problems = append(problems, library.Problem{Path: c.Path, Line: c.lineOf(field), Msg: fmt.Sprintf(format, args...)})
 	}
 	for _, k := range c.Kinds {
-		if _, ok := snapshot.InventoryKinds[k]; !ok {
+		if _, ok := inventory.Kinds[k]; !ok {
 			bad("kinds", "unknown kind %q; the inventory holds %s", k, strings.Join(knownKinds(), ", "))
 		}
 	}
@@ -109,7 +109,7 @@ func kindsUsed(a *cel.Ast) []string {
 		case celast.SelectKind:
 			sel := e.AsSelect()
 			if op := sel.Operand(); op.Kind() == celast.IdentKind && op.AsIdent() == "inventory" {
-				if _, ok := snapshot.InventoryKinds[sel.FieldName()]; ok {
+				if _, ok := inventory.Kinds[sel.FieldName()]; ok {
 					out = append(out, sel.FieldName())
 				}
 			}
@@ -124,7 +124,7 @@ func kindsUsed(a *cel.Ast) []string {
 
 func knownKinds() []string {
 	var out []string
-	for k := range snapshot.InventoryKinds {
+	for k := range inventory.Kinds {
 		out = append(out, k)
 	}
 	slices.Sort(out)

@@ -12,19 +12,20 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 	"github.com/google/cel-go/ext"
 
+	"casebook/internal/inventory"
 	"casebook/internal/snapshot"
 )
 
-// The CEL types are declared from the Go structs of snapshot.Inventory,
+// The CEL types are declared from the Go structs of inventory.Inventory,
 // with their JSON names, so a check reads fields exactly as they appear in
 // a saved inventory file, and a field the inventory never carries fails to
 // compile instead of evaluating to nothing.
 var (
 	quantityType  = cel.ObjectType("snapshot.Quantity")
 	resourcesType = cel.MapType(cel.StringType, quantityType)
-	podType       = cel.ObjectType("snapshot.InventoryPod")
-	nodeType      = cel.ObjectType("snapshot.InventoryNode")
-	selectorType  = cel.ObjectType("snapshot.LabelSelector")
+	podType       = cel.ObjectType("inventory.Pod")
+	nodeType      = cel.ObjectType("inventory.Node")
+	selectorType  = cel.ObjectType("inventory.LabelSelector")
 	labelsType    = cel.MapType(cel.StringType, cel.StringType)
 )
 
@@ -32,14 +33,14 @@ var (
 // read from the Inventory struct so the two cannot drift apart.
 var kindTypes = func() map[string]*cel.Type {
 	out := map[string]*cel.Type{}
-	t := reflect.TypeFor[snapshot.Inventory]()
+	t := reflect.TypeFor[inventory.Inventory]()
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if f.Type.Kind() != reflect.Slice || f.Name == "Reads" {
 			continue
 		}
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		out[name] = cel.ObjectType("snapshot." + f.Type.Elem().Name())
+		out[name] = cel.ObjectType(f.Type.Elem().String())
 	}
 	return out
 }()
@@ -57,10 +58,10 @@ var (
 func newEnv() (*cel.Env, error) {
 	baseEnvOnce.Do(func() {
 		baseEnv, baseEnvErr = cel.NewEnv(
-			ext.NativeTypes(reflect.TypeFor[snapshot.Inventory](), ext.ParseStructTag("json")),
+			ext.NativeTypes(reflect.TypeFor[inventory.Inventory](), ext.ParseStructTag("json")),
 			cel.OptionalTypes(),
 			ext.Strings(), ext.Lists(), ext.Sets(), ext.Bindings(),
-			cel.Variable("inventory", cel.ObjectType("snapshot.Inventory")),
+			cel.Variable("inventory", cel.ObjectType("inventory.Inventory")),
 			// now is when the inventory was collected, so a saved file is
 			// judged as of the day it was read.
 			cel.Variable("now", cel.TimestampType),
@@ -132,7 +133,7 @@ func resourceAmount(m, name ref.Val) ref.Val {
 // rules: every matchLabels pair and every expression must hold; an empty
 // selector matches everything.
 func selectorMatches(s, l ref.Val) ref.Val {
-	sel, err := native[snapshot.LabelSelector](s)
+	sel, err := native[inventory.LabelSelector](s)
 	if err != nil {
 		return types.NewErrFromString(err.Error())
 	}
@@ -140,48 +141,11 @@ func selectorMatches(s, l ref.Val) ref.Val {
 	if err != nil {
 		return types.NewErrFromString(err.Error())
 	}
-	return types.Bool(Matches(sel, labels))
-}
-
-// Matches reports whether a label selector selects a set of labels.
-func Matches(sel snapshot.LabelSelector, labels map[string]string) bool {
-	for k, v := range sel.MatchLabels {
-		if got, ok := labels[k]; !ok || got != v {
-			return false
-		}
-	}
-	for _, r := range sel.MatchExpressions {
-		v, has := labels[r.Key]
-		in := false
-		for _, want := range r.Values {
-			in = in || (has && v == want)
-		}
-		switch r.Operator {
-		case "In":
-			if !in {
-				return false
-			}
-		case "NotIn":
-			if in {
-				return false
-			}
-		case "Exists":
-			if !has {
-				return false
-			}
-		case "DoesNotExist":
-			if has {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
+	return types.Bool(sel.Matches(labels))
 }
 
 func nodeIsGPU(v ref.Val) ref.Val {
-	n, err := native[snapshot.InventoryNode](v)
+	n, err := native[inventory.Node](v)
 	if err != nil {
 		return types.NewErrFromString(err.Error())
 	}
@@ -191,7 +155,7 @@ func nodeIsGPU(v ref.Val) ref.Val {
 // IsGPUNode reports whether a node has GPUs by its labels (GPU Feature
 // Discovery, Node Feature Discovery) or by its capacity, as the triage
 // probes judge it (snapshot.Node.IsGPUNode).
-func IsGPUNode(n *snapshot.InventoryNode) bool {
+func IsGPUNode(n *inventory.Node) bool {
 	tn := snapshot.Node{Labels: n.Labels, Capacity: n.Capacity, Allocatable: n.Allocatable}
 	return tn.IsGPUNode()
 }
@@ -201,7 +165,7 @@ func IsGPUNode(n *snapshot.InventoryNode) bool {
 var poolLabels = []string{"karpenter.sh/nodepool", "eks.amazonaws.com/nodegroup", "cloud.google.com/gke-nodepool", "kubernetes.azure.com/agentpool", "agentpool"}
 
 func nodePool(v ref.Val) ref.Val {
-	n, err := native[snapshot.InventoryNode](v)
+	n, err := native[inventory.Node](v)
 	if err != nil {
 		return types.NewErrFromString(err.Error())
 	}
@@ -210,7 +174,7 @@ func nodePool(v ref.Val) ref.Val {
 
 // NodePool is the pool a node belongs to by the first pool label it
 // carries, "" when it carries none.
-func NodePool(n *snapshot.InventoryNode) string {
+func NodePool(n *inventory.Node) string {
 	for _, l := range poolLabels {
 		if v := n.Labels[l]; v != "" {
 			return v

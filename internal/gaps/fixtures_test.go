@@ -3,6 +3,7 @@ package gaps
 import (
 	"time"
 
+	"casebook/internal/inventory"
 	"casebook/internal/snapshot"
 )
 
@@ -12,14 +13,14 @@ import (
 
 var collected = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-// inventory returns an inventory in which every kind was read without
+// newInventory returns an inventory in which every kind was read without
 // error, with the objects given by the options.
-func inventory(opts ...func(*snapshot.Inventory)) *snapshot.Inventory {
-	inv := &snapshot.Inventory{Version: snapshot.Version, Kind: snapshot.InventoryKind, CollectedAt: collected}
-	for k := range snapshot.InventoryKinds {
-		inv.Reads = append(inv.Reads, snapshot.KindRead{Kind: k})
+func newInventory(opts ...func(*inventory.Inventory)) *inventory.Inventory {
+	inv := &inventory.Inventory{Version: inventory.Version, Kind: inventory.Kind, CollectedAt: collected}
+	for k := range inventory.Kinds {
+		inv.Reads = append(inv.Reads, inventory.KindRead{Kind: k})
 	}
-	inv.Namespaces = []snapshot.Namespace{{Name: "kube-system", Labels: map[string]string{"kubernetes.io/metadata.name": "kube-system"}}}
+	inv.Namespaces = []inventory.Namespace{{Name: "kube-system", Labels: map[string]string{"kubernetes.io/metadata.name": "kube-system"}}}
 	for _, o := range opts {
 		o(inv)
 	}
@@ -42,13 +43,13 @@ func labels(kv ...string) map[string]string {
 	return out
 }
 
-func node(name string, l map[string]string, alloc snapshot.ResourceList) snapshot.InventoryNode {
+func node(name string, l map[string]string, alloc snapshot.ResourceList) inventory.Node {
 	if l == nil {
 		l = map[string]string{}
 	}
 	base := res("cpu", "16", "memory", "64Gi", "pods", "110")
 	base.Add(alloc)
-	return snapshot.InventoryNode{Name: name, Labels: l, Capacity: base, Allocatable: base, OSImage: "Ubuntu 22.04", KernelVersion: "5.15.0-1",
+	return inventory.Node{Name: name, Labels: l, Capacity: base, Allocatable: base, OSImage: "Ubuntu 22.04", KernelVersion: "5.15.0-1",
 		Conditions: []snapshot.Condition{{Type: "Ready", Status: "True"}}}
 }
 
@@ -58,33 +59,33 @@ var (
 	limited = res("memory", "256Mi")
 )
 
-func container(name string, limits snapshot.ResourceList) snapshot.ContainerSpec {
-	return snapshot.ContainerSpec{Name: name, Image: "registry.example/" + name + ":1", Limits: limits}
+func container(name string, limits snapshot.ResourceList) inventory.ContainerSpec {
+	return inventory.ContainerSpec{Name: name, Image: "registry.example/" + name + ":1", Limits: limits}
 }
 
-func workload(kind, ns, name string, replicas int32, c ...snapshot.ContainerSpec) snapshot.Workload {
+func workload(kind, ns, name string, replicas int32, c ...inventory.ContainerSpec) inventory.Workload {
 	if len(c) == 0 {
-		c = []snapshot.ContainerSpec{container("main", limited)}
+		c = []inventory.ContainerSpec{container("main", limited)}
 	}
-	return snapshot.Workload{Kind: kind, Namespace: ns, Name: name, Labels: map[string]string{}, Replicas: replicas, ReadyReplicas: replicas,
-		Template: snapshot.PodTemplate{Labels: map[string]string{}, NodeSelector: map[string]string{}, Containers: c}}
+	return inventory.Workload{Kind: kind, Namespace: ns, Name: name, Labels: map[string]string{}, Replicas: replicas, ReadyReplicas: replicas,
+		Template: inventory.PodTemplate{Labels: map[string]string{}, NodeSelector: map[string]string{}, Containers: c}}
 }
 
-func pod(ns, name, owner, nodeName string, c ...snapshot.ContainerSpec) snapshot.InventoryPod {
+func pod(ns, name, owner, nodeName string, c ...inventory.ContainerSpec) inventory.Pod {
 	if len(c) == 0 {
-		c = []snapshot.ContainerSpec{container("main", limited)}
+		c = []inventory.ContainerSpec{container("main", limited)}
 	}
-	return snapshot.InventoryPod{Namespace: ns, Name: name, Owner: owner, NodeName: nodeName, Phase: "Running", Ready: true, Labels: map[string]string{},
-		Spec: snapshot.PodTemplate{NodeSelector: map[string]string{}, Containers: c}}
+	return inventory.Pod{Namespace: ns, Name: name, Owner: owner, NodeName: nodeName, Phase: "Running", Ready: true, Labels: map[string]string{},
+		Spec: inventory.PodTemplate{NodeSelector: map[string]string{}, Containers: c}}
 }
 
-func webhook(name, policy string, nsSel snapshot.LabelSelector) snapshot.Webhook {
-	return snapshot.Webhook{ConfigKind: "ValidatingWebhookConfiguration", ConfigName: name, Name: name + ".example.com", FailurePolicy: policy,
+func webhook(name, policy string, nsSel inventory.LabelSelector) inventory.Webhook {
+	return inventory.Webhook{ConfigKind: "ValidatingWebhookConfiguration", ConfigName: name, Name: name + ".example.com", FailurePolicy: policy,
 		TimeoutSeconds: 10, NamespaceSelector: nsSel, Service: "policy/" + name,
-		Rules: []snapshot.WebhookRule{{Operations: []string{"CREATE", "UPDATE"}, APIGroups: []string{"*"}, Resources: []string{"*"}, Scope: "*"}}}
+		Rules: []inventory.WebhookRule{{Operations: []string{"CREATE", "UPDATE"}, APIGroups: []string{"*"}, Resources: []string{"*"}, Scope: "*"}}}
 }
 
-func dnsDeployment(replicas int32, c ...snapshot.ContainerSpec) snapshot.Workload {
+func dnsDeployment(replicas int32, c ...inventory.ContainerSpec) inventory.Workload {
 	w := workload("Deployment", "kube-system", "coredns", replicas, c...)
 	w.Labels["k8s-app"] = "kube-dns"
 	return w

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"casebook/internal/inventory"
 	"casebook/internal/snapshot"
 )
 
@@ -19,9 +20,9 @@ const (
 
 // Report is the outcome of every check over one inventory, worst first.
 type Report struct {
-	CollectedAt   time.Time               `json:"collectedAt"`
-	ServerVersion string                  `json:"serverVersion,omitempty"`
-	Scope         snapshot.InventoryScope `json:"scope,omitzero"`
+	CollectedAt   time.Time       `json:"collectedAt"`
+	ServerVersion string          `json:"serverVersion,omitempty"`
+	Scope         inventory.Scope `json:"scope,omitzero"`
 	// Source says where the inventory came from: "cluster" or a file name.
 	Source  string   `json:"source,omitempty"`
 	Results []Result `json:"results"`
@@ -95,25 +96,25 @@ func objectRef(kind string, obj any) string {
 		return snapshot.ObjectRef{Kind: k, Namespace: ns, Name: name}.String()
 	}
 	switch o := obj.(type) {
-	case *snapshot.InventoryNode:
+	case *inventory.Node:
 		return ref("Node", "", o.Name)
-	case *snapshot.Namespace:
+	case *inventory.Namespace:
 		return ref("Namespace", "", o.Name)
-	case *snapshot.Webhook:
+	case *inventory.Webhook:
 		return ref(o.ConfigKind, "", o.ConfigName) + " webhook " + o.Name
 	case *snapshot.PriorityClass:
 		return ref("PriorityClass", "", o.Name)
-	case *snapshot.DisruptionBudget:
+	case *inventory.DisruptionBudget:
 		return ref("PodDisruptionBudget", o.Namespace, o.Name)
-	case *snapshot.Workload:
+	case *inventory.Workload:
 		return ref(o.Kind, o.Namespace, o.Name)
-	case *snapshot.InventoryPod:
+	case *inventory.Pod:
 		return ref("Pod", o.Namespace, o.Name)
-	case *snapshot.NamespaceQuota:
+	case *inventory.NamespaceQuota:
 		return ref("ResourceQuota", o.Namespace, o.Name)
-	case *snapshot.NodePool:
+	case *inventory.NodePool:
 		return ref("NodePool", "", o.Name)
-	case *snapshot.NodeClass:
+	case *inventory.NodeClass:
 		return ref("EC2NodeClass", "", o.Name)
 	}
 	return strings.TrimSuffix(kind, "s")

@@ -12,6 +12,7 @@ import (
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 
+	"casebook/internal/inventory"
 	"casebook/internal/snapshot"
 )
 
@@ -42,7 +43,7 @@ func (l Limits) withDefaults() Limits {
 // Run evaluates every check of the set over an inventory. It never fails
 // as a whole: a check that cannot be evaluated (a read it needs failed, an
 // expression errs, the time limit passes) is a result with status error.
-func (s *Set) Run(ctx context.Context, inv *snapshot.Inventory, lim Limits) *Report {
+func (s *Set) Run(ctx context.Context, inv *inventory.Inventory, lim Limits) *Report {
 	lim = lim.withDefaults()
 	rep := &Report{CollectedAt: inv.CollectedAt, ServerVersion: inv.ServerVersion, Scope: inv.Scope}
 	vars := variables(inv)
@@ -57,9 +58,9 @@ func (s *Set) Run(ctx context.Context, inv *snapshot.Inventory, lim Limits) *Rep
 }
 
 // variables are the activation shared by every check of a run.
-func variables(inv *snapshot.Inventory) map[string]any {
-	byNode := map[string][]snapshot.InventoryPod{}
-	byOwner := map[string][]snapshot.InventoryPod{}
+func variables(inv *inventory.Inventory) map[string]any {
+	byNode := map[string][]inventory.Pod{}
+	byOwner := map[string][]inventory.Pod{}
 	for _, p := range inv.Pods {
 		if p.NodeName != "" {
 			byNode[p.NodeName] = append(byNode[p.NodeName], p)
@@ -77,7 +78,7 @@ func (c *Check) result() Result {
 		Fix: c.Fix, Path: c.Path}
 }
 
-func (c *Check) run(ctx context.Context, inv *snapshot.Inventory, vars map[string]any, lim Limits) Result {
+func (c *Check) run(ctx context.Context, inv *inventory.Inventory, vars map[string]any, lim Limits) Result {
 	r := c.result()
 	if msg := readProblem(inv, c.Kinds); msg != "" {
 		r.Status, r.Error = StatusError, msg
@@ -114,7 +115,7 @@ func (c *Check) run(ctx context.Context, inv *snapshot.Inventory, vars map[strin
 
 // readProblem says why a check cannot trust the inventory: a read it
 // needs failed, or the inventory does not say it was made.
-func readProblem(inv *snapshot.Inventory, kinds []string) string {
+func readProblem(inv *inventory.Inventory, kinds []string) string {
 	var msgs []string
 	for _, k := range kinds {
 		rd, ok := inv.Read(k)
@@ -134,7 +135,7 @@ func readProblem(inv *snapshot.Inventory, kinds []string) string {
 }
 
 // evaluate returns the objects the check found, in inventory order.
-func (c *Check) evaluate(ctx context.Context, inv *snapshot.Inventory, vars map[string]any, lim Limits, partial *[]string) ([]Finding, error) {
+func (c *Check) evaluate(ctx context.Context, inv *inventory.Inventory, vars map[string]any, lim Limits, partial *[]string) ([]Finding, error) {
 	if c.Each == "" {
 		if c.condition != nil {
 			ok, err := evalBool(ctx, c.condition, vars)
@@ -214,7 +215,7 @@ func wrapEval(field, object string, err error) error {
 }
 
 // kindSlice returns the inventory's slice for a kind, found by JSON name.
-func kindSlice(inv *snapshot.Inventory, kind string) reflect.Value {
+func kindSlice(inv *inventory.Inventory, kind string) reflect.Value {
 	v := reflect.ValueOf(inv).Elem()
 	t := v.Type()
 	for i := range t.NumField() {

@@ -7,6 +7,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"casebook/internal/inventory"
 	"casebook/internal/snapshot"
 	"casebook/library"
 )
@@ -24,7 +25,7 @@ func loadShipped(t *testing.T) *Set {
 // error naming why; never a pass.
 func TestRunNeverPassesWhatItCouldNotRead(t *testing.T) {
 	set := loadShipped(t)
-	inv := inventory(with(func(i *snapshot.Inventory) {
+	inv := newInventory(with(func(i *inventory.Inventory) {
 		for k := range i.Reads {
 			switch i.Reads[k].Kind {
 			case "webhooks":
@@ -64,7 +65,7 @@ func TestRunErrorsAndLimits(t *testing.T) {
 		return fstest.MapFS{"checks/x.yaml": {Data: []byte("id: x\ntitle: T\nseverity: low\nkinds: [nodes]\neach: nodes\ncondition: >-\n  " + cond +
 			"\nmessage: '{count}: {objects}'\nincidents: [IL-0001]\nfix: f\n")}}
 	}
-	inv := inventory(with(func(i *snapshot.Inventory) {
+	inv := newInventory(with(func(i *inventory.Inventory) {
 		for n := range 30 {
 			i.Nodes = append(i.Nodes, node(string(rune('a'+n%26))+"-node", nil, nil))
 		}

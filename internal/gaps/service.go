@@ -1,6 +1,7 @@
 package gaps
 
 import (
+	"casebook/internal/inventory"
 	"context"
 	"errors"
 	"fmt"
@@ -8,15 +9,13 @@ import (
 	"io/fs"
 	"sync"
 	"time"
-
-	"casebook/internal/snapshot"
 )
 
 // ErrNoCluster is returned by Service.Run when no cluster is configured.
 var ErrNoCluster = errors.New("gaps: no cluster is configured")
 
 // Collector reads a cluster's inventory; cluster.Reader adapts to it.
-type Collector func(ctx context.Context) (*snapshot.Inventory, error)
+type Collector func(ctx context.Context) (*inventory.Inventory, error)
 
 // Service runs the current library's checks for the portal and the MCP
 // tools: against the configured cluster, with the result cached for a
@@ -124,7 +123,7 @@ func (s *Service) Run(ctx context.Context) (*Report, error) {
 // RunFile checks an inventory file (casebook gaps --save, or the page's
 // upload); it is decoded strictly and never cached.
 func (s *Service) RunFile(ctx context.Context, name string, r io.Reader) (*Report, error) {
-	inv, err := snapshot.DecodeInventory(r)
+	inv, err := inventory.Decode(r)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"casebook/internal/snapshot"
+	"casebook/internal/inventory"
 	"casebook/library"
 )
 
@@ -16,10 +16,10 @@ func TestServiceCachesAndReloads(t *testing.T) {
 	reads, version := 0, "a"
 	s := NewService(library.FS, ServiceOptions{
 		Version: func() string { return version },
-		Collect: func(context.Context) (*snapshot.Inventory, error) {
+		Collect: func(context.Context) (*inventory.Inventory, error) {
 			reads++
-			return inventory(with(func(i *snapshot.Inventory) {
-				i.Nodes = []snapshot.InventoryNode{node("cp-1", labels("node-role.kubernetes.io/control-plane", ""), nil)}
+			return newInventory(with(func(i *inventory.Inventory) {
+				i.Nodes = []inventory.Node{node("cp-1", labels("node-role.kubernetes.io/control-plane", ""), nil)}
 			})), nil
 		},
 		TTL: time.Minute,

@@ -61,13 +61,23 @@ func Decode(r io.Reader) ([]Snapshot, error) {
 }
 
 func strict(data []byte, v any) error {
+	if err := StrictJSON(data, v); err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	return nil
+}
+
+// StrictJSON decodes exactly one JSON value into v, refusing unknown
+// fields: the rule for every file Casebook reads from an upload, so the
+// inventory decoder shares it.
+func StrictJSON(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("snapshot: %w", err)
+		return err
 	}
 	if dec.More() {
-		return errors.New("snapshot: more than one JSON value in the file")
+		return errors.New("more than one JSON value in the file")
 	}
 	return nil
 }
@@ -86,6 +96,10 @@ func Encode(w io.Writer, v any) error {
 
 var readErrorKinds = map[string]bool{ReadForbidden: true, ReadTimeout: true, ReadUnavailable: true, ReadNotFound: true, ReadOther: true}
 
+// KnownKind reports whether the error's Kind is one of the ReadError*
+// constants; a decoder refuses others.
+func (e ReadError) KnownKind() bool { return readErrorKinds[e.Kind] }
+
 // Validate checks what the probes rely on: a target, names on every
 // object, and known read error kinds.
 func (s *Snapshot) Validate() error {
@@ -102,7 +116,7 @@ func (s *Snapshot) Validate() error {
 		if p.Phase == "" {
 			return fmt.Errorf("pod %s has no phase", p.Name)
 		}
-		for i, c := range p.allContainers() {
+		for i, c := range p.AllContainers() {
 			if c.Name == "" {
 				return fmt.Errorf("pod %s: container %d has no name", p.Name, i)
 			}
@@ -129,7 +143,7 @@ func (s *Snapshot) Validate() error {
 		}
 	}
 	for i, e := range s.ReadErrors {
-		if !readErrorKinds[e.Kind] {
+		if !e.KnownKind() {
 			return fmt.Errorf("readErrors[%d]: unknown kind %q", i, e.Kind)
 		}
 	}

@@ -75,7 +75,7 @@ func TestParseQuantity(t *testing.T) {
 			t.Errorf("ParseQuantity(%q) = %v, %v; want %v", tt.in, q.Value(), err, tt.want)
 		}
 	}
-	for _, bad := range []string{"", "Gi", "1.2.3", "0x10", "4 Gi", "NaN", "Inf"} {
+	for _, bad := range []string{"", " 4", "1.2.3", "0x10", "4 Gi", "NaN", "Inf"} {
 		if _, err := ParseQuantity(bad); err == nil {
 			t.Errorf("ParseQuantity(%q) accepted", bad)
 		}

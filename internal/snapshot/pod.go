@@ -153,5 +153,11 @@ func (p *Pod) Requests() ResourceList {
 	return sum
 }
 
+// AllContainers lists init and app containers, init first, as kubectl
+// does.
+func (p *Pod) AllContainers() []Container {
+	return append(append([]Container{}, p.InitContainers...), p.Containers...)
+}
+
 // Scheduled reports whether the pod is bound to a node.
 func (p *Pod) Scheduled() bool { return p.NodeName != "" }

@@ -24,30 +24,34 @@ var suffixes = map[string]float64{
 	"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40, "Pi": 1 << 50, "Ei": 1 << 60,
 }
 
-// ParseQuantity reads the forms kubectl accepts: a decimal number with an
-// optional binary or decimal suffix, or an exponent (1e3).
+// ParseQuantity reads the forms the API server accepts: a decimal number
+// with an optional binary or decimal suffix, or an exponent (1e3). Like
+// resource.ParseQuantity it refuses surrounding spaces and reads a bare
+// suffix ("Gi") as zero.
 func ParseQuantity(s string) (Quantity, error) {
-	t := strings.TrimSpace(s)
-	if t == "" {
+	if s == "" {
 		return Quantity{}, fmt.Errorf("empty quantity")
 	}
-	num, suf := t, ""
-	for i := len(t) - 1; i >= 0; i-- {
-		if c := t[i]; (c >= '0' && c <= '9') || c == '.' {
-			num, suf = t[:i+1], t[i+1:]
+	num, suf := "", s
+	for i := len(s) - 1; i >= 0; i-- {
+		if c := s[i]; (c >= '0' && c <= '9') || c == '.' {
+			num, suf = s[:i+1], s[i+1:]
 			break
 		}
 	}
 	mult, ok := suffixes[suf]
 	if !ok {
 		// An exponent is part of the number: strconv handles 1e3 and 1E3.
-		mult, num = 1, t
+		mult, num = 1, s
+	}
+	if num == "" {
+		return Quantity{text: s}, nil
 	}
 	v, err := strconv.ParseFloat(num, 64)
-	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) || strings.ContainsAny(num, "xXpP_") {
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) || strings.ContainsAny(num, "xXpP_ ") {
 		return Quantity{}, fmt.Errorf("bad quantity %q", s)
 	}
-	return Quantity{text: t, value: v * mult}, nil
+	return Quantity{text: s, value: v * mult}, nil
 }
 
 // MustQuantity is ParseQuantity for literals in code and tests.
@@ -62,6 +66,12 @@ func MustQuantity(s string) Quantity {
 // NewQuantity makes a quantity from a value, for sums and differences.
 func NewQuantity(v float64) Quantity {
 	return Quantity{text: strconv.FormatFloat(v, 'f', -1, 64), value: v}
+}
+
+// QuantityOf makes a quantity whose text and value are both known, as the
+// cluster reader has them from a resource.Quantity: nothing is parsed.
+func QuantityOf(text string, value float64) Quantity {
+	return Quantity{text: text, value: value}
 }
 
 // Value is the quantity in base units (cores, bytes, devices).

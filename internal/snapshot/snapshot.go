@@ -1,8 +1,12 @@
-// Package snapshot describes what Casebook read from a cluster for one
-// triage, as plain JSON-serialisable structs, and answers the triage
-// wizard's probes from it. It imports nothing from Kubernetes: the cluster
-// reader (internal/cluster) fills a Snapshot, and a Snapshot saved as JSON
-// can be triaged later on a machine that never sees the cluster.
+// Package snapshot is the model of what Casebook read from a cluster for
+// one triage, as plain JSON-serialisable structs, and its strict decoding.
+// It imports nothing from Kubernetes: the cluster reader (internal/cluster)
+// fills a Snapshot, the probes (internal/probe) answer the wizard from it,
+// and a Snapshot saved as JSON can be triaged later on a machine that never
+// sees the cluster. The few Kubernetes rules the probes need (quantities,
+// toleration and node-affinity matching) are implemented here over these
+// plain types; internal/cluster checks them against the real helpers of
+// k8s.io/api and k8s.io/component-helpers case by case.
 package snapshot
 
 import "time"

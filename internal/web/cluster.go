@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"casebook/internal/content"
+	"casebook/internal/probe"
 	"casebook/internal/snapshot"
 	"casebook/internal/triage"
 	"casebook/web/templates"
@@ -180,7 +181,7 @@ func (a askOverride) Probe(name string) triage.Answer {
 // the URL of a next state (person answers only) and of an override.
 func (s *Server) probedWalkPage(r *http.Request, c *content.Content, cat *triage.Catalog, snap *snapshot.Snapshot, st triage.State, ask string,
 	link func(next triage.State, ask string) string) (templates.TriagePage, error) {
-	prober := snapshot.NewProber(snap, cat)
+	prober := probe.NewProber(snap, cat)
 	var hints triage.Prober = prober
 	if ask != "" {
 		if n, ok := cat.Node(ask); ok && n.Probe != "" {
@@ -247,7 +248,7 @@ func (s *Server) renderScan(w http.ResponseWriter, r *http.Request, c *content.C
 		p.Notices = append(p.Notices, "Only the first troubled pods were read; narrow the namespace or triage pods one by one.")
 	}
 	for i := range sc.Snapshots {
-		rep, err := snapshot.Triage(cat, &sc.Snapshots[i])
+		rep, err := probe.Triage(cat, &sc.Snapshots[i])
 		if err != nil {
 			return err
 		}
@@ -348,9 +349,9 @@ func (s *Server) handleSnapshotUpload(w http.ResponseWriter, r *http.Request) er
 		return badRequest{"the snapshot holds no pods"}
 	}
 	if wantsJSON(r) {
-		var reps []*snapshot.Report
+		var reps []*probe.Report
 		for i := range snaps {
-			rep, err := snapshot.Triage(cat, &snaps[i])
+			rep, err := probe.Triage(cat, &snaps[i])
 			if err != nil {
 				return err
 			}
@@ -368,7 +369,7 @@ func (s *Server) handleSnapshotUpload(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	if walk, err := cat.Walk(triage.State{Tree: root.ID}, triage.Hints{Cluster: snapshot.NewProber(&snaps[0], cat)}); err == nil && p.Question != nil {
+	if walk, err := cat.Walk(triage.State{Tree: root.ID}, triage.Hints{Cluster: probe.NewProber(&snaps[0], cat)}); err == nil && p.Question != nil {
 		for i, ch := range walk.Node.Choices {
 			p.Question.Answers[i].Href = triageHref(walk.State().With(walk.Node.ID, ch.ID))
 		}

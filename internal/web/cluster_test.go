@@ -21,7 +21,7 @@ import (
 )
 
 // fileReader serves snapshots written by the cluster reader against the
-// real API server (internal/snapshot/testdata), standing in for a cluster
+// real API server (internal/probe/testdata), standing in for a cluster
 // at the web layer; the reader itself is tested against the harness.
 type fileReader struct{ dir string }
 
@@ -54,7 +54,7 @@ func clusterHandler(t *testing.T) http.Handler {
 	t.Helper()
 	newHandler(t) // loads the shared library
 	return web.New(web.Deps{Content: shared.loader, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Cluster: web.ClusterConfig{Reader: fileReader{"../snapshot/testdata"}, Namespaces: []string{"team-a"}}})
+		Cluster: web.ClusterConfig{Reader: fileReader{"../probe/testdata"}, Namespaces: []string{"team-a"}}})
 }
 
 func getDoc(t *testing.T, h http.Handler, path string) (int, *goquery.Document) {
@@ -153,7 +153,7 @@ func TestSnapshotUpload(t *testing.T) {
 		h.ServeHTTP(rec, req)
 		return rec
 	}
-	good, err := os.ReadFile("../snapshot/testdata/oom.json")
+	good, err := os.ReadFile("../probe/testdata/oom.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"casebook/internal/gaps"
-	"casebook/internal/snapshot"
+	"casebook/internal/inventory"
 	"casebook/internal/web"
 	"casebook/library"
 )
@@ -27,13 +27,13 @@ func gapsHandler(t *testing.T, live bool) http.Handler {
 	newHandler(t) // loads the shared library
 	opts := gaps.ServiceOptions{}
 	if live {
-		opts.Collect = func(context.Context) (*snapshot.Inventory, error) {
+		opts.Collect = func(context.Context) (*inventory.Inventory, error) {
 			f, err := os.Open("../gaps/testdata/planted.json")
 			if err != nil {
 				return nil, err
 			}
 			defer f.Close()
-			return snapshot.DecodeInventory(f)
+			return inventory.Decode(f)
 		}
 	}
 	return web.New(web.Deps{Content: shared.loader, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Gaps: gaps.NewService(library.FS, opts)})

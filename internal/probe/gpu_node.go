@@ -1,75 +1,89 @@
-package snapshot
+package probe
+
+// The GPU nodes themselves: whether they advertise the resource the pod
+// asks for, under the name it asks for, and whether they are healthy.
 
 import (
-	"fmt"
 	"strings"
 
+	"casebook/internal/snapshot"
 	"casebook/internal/triage"
 )
 
-// pluginLogFailures are device plugin log lines that mean it advertises
-// nothing although its pod is Ready (k8s-device-plugin's main and NVML
-// health code).
-var pluginLogFailures = []string{
-	"Failed to initialize NVML",
-	"No devices found",
-	"Incompatible strategy detected",
-	"Incompatible platform detected",
-	"could not load NVML library",
-	"Could not register device plugin",
+// gpuAllocatable: whether the nodes meant for the pod advertise the
+// extended resource it is short of.
+func gpuAllocatable(s *snapshot.Snapshot, _ *triage.Catalog) Result {
+	if s.Pod == nil {
+		return unknown(s, "the pod was not read", "get pod")
+	}
+	var short []string
+	if msg, _, ok := schedulingMessage(s); ok {
+		short = insufficientResources(msg)
+	}
+	if len(short) == 0 {
+		short = gpuRequests(s.Pod)
+	}
+	var ext []string
+	for _, r := range short {
+		if snapshot.IsExtended(r) {
+			ext = append(ext, r)
+		}
+	}
+	if len(short) > 0 && len(ext) == 0 {
+		return known("not-gpu", "the pod is short of "+strings.Join(short, ", "), capacityEvidence(s, short)...)
+	}
+	if len(ext) == 0 {
+		return Result{Note: "the scheduler names no resource the pod is short of"}
+	}
+	if len(s.Nodes) == 0 {
+		return unknown(s, "the nodes were not read", "list nodes")
+	}
+	r := ext[0]
+	advertised := false
+	var missing []Evidence
+	for _, n := range targetNodes(s) {
+		if n.Allocatable[r].Value() > 0 {
+			advertised = true
+		} else if n.IsGPUNode() {
+			missing = append(missing, Evidence{Object: nodeRef(n.Name), Field: "status.allocatable[" + r + "]",
+				Value: allocText(n, r), Message: gpuLabelText(n)})
+		}
+	}
+	if advertised {
+		return known("yes", r+" is advertised; pods already hold it", capacityEvidence(s, []string{r})...)
+	}
+	if len(missing) == 0 {
+		return Result{Note: "no node the pod is meant for has GPUs by label or allocatable"}
+	}
+	return known("no", "GPU nodes advertise no "+r, missing...)
 }
 
-// devicePlugin: the plugin pod on each GPU node, and whether the node
-// advertises any GPU resource (which only a registered plugin makes).
-func devicePlugin(s *Snapshot, _ *triage.Catalog) Result {
-	r := s.stackLayer(ComponentDevicePlugin, "the NVIDIA device plugin")
-	if !r.Known || r.Value != "ok" {
-		return r
-	}
-	for _, n := range s.gpuNodes() {
-		if len(n.GPUResources()) > 0 {
-			continue
-		}
-		dss := s.daemonSets(ComponentDevicePlugin)
-		p, ds := podOnNode(dss, n.Name)
-		if p != nil {
-			for _, l := range s.Logs {
-				for _, f := range pluginLogFailures {
-					if l.Pod == p.Name && strings.Contains(l.Tail, f) {
-						return known("failing", "the plugin runs but its log shows it found no usable GPUs",
-							podEvidence(ds, p), Evidence{Object: ObjectRef{Kind: "Pod", Namespace: ds.Namespace, Name: p.Name}.String(), Field: "log", Message: lineWith(l.Tail, f)})
-					}
-				}
-			}
-		}
-		return s.unknown(fmt.Sprintf("the plugin pod is Ready but node/%s advertises no GPU resource; only its log tells whether it registered devices (run with --read-logs)", n.Name), "get pods/log")
-	}
-	return r
-}
-
-func lineWith(text, sub string) string {
-	for _, l := range strings.Split(text, "\n") {
-		if strings.Contains(l, sub) {
-			return strings.TrimSpace(l)
+// gpuNodes are the GPU nodes that matter: those the pod is meant for, or
+// every GPU node when there is no pod.
+func gpuNodes(s *snapshot.Snapshot) []*snapshot.Node {
+	var out []*snapshot.Node
+	for _, n := range targetNodes(s) {
+		if n.IsGPUNode() {
+			out = append(out, n)
 		}
 	}
-	return sub
+	return out
 }
 
 // gpuResourceName: whether the GPU nodes advertise the exact resource name
 // the pod requests (MIG strategies rename it), and ClusterPolicy is ready.
-func gpuResourceName(s *Snapshot, _ *triage.Catalog) Result {
+func gpuResourceName(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 	if cp := s.ClusterPolicy; cp != nil && cp.State != "" && cp.State != "ready" {
-		return known("mismatch", "the GPU Operator's ClusterPolicy is not ready",
+		return known("mismatch", "the GPU Operator's snapshot.ClusterPolicy is not ready",
 			Evidence{Object: "clusterpolicy/" + cp.Name, Field: "status.state", Value: cp.State})
 	}
 	want := gpuRequests(s.Pod)
 	if len(want) == 0 {
-		return s.unknown("the pod requests no GPU resource to compare", "get pod")
+		return unknown(s, "the pod requests no GPU resource to compare", "get pod")
 	}
-	nodes := s.gpuNodes()
+	nodes := gpuNodes(s)
 	if len(nodes) == 0 {
-		return s.unknown("no GPU node to compare with", "list nodes")
+		return unknown(s, "no GPU node to compare with", "list nodes")
 	}
 	var other []Evidence
 	for _, n := range nodes {
@@ -83,8 +97,8 @@ func gpuResourceName(s *Snapshot, _ *triage.Catalog) Result {
 		if len(have) > 0 {
 			e := Evidence{Object: nodeRef(n.Name), Field: "status.allocatable", Value: strings.Join(have, ", "),
 				Message: "the pod requests " + strings.Join(want, ", ")}
-			if st := n.Labels[LabelMIGStrat]; st != "" {
-				e.Message += "; label " + LabelMIGStrat + "=" + st
+			if st := n.Labels[snapshot.LabelMIGStrat]; st != "" {
+				e.Message += "; label " + snapshot.LabelMIGStrat + "=" + st
 			}
 			other = append(other, e)
 		}
@@ -101,10 +115,10 @@ var pressureConditions = []string{"MemoryPressure", "DiskPressure", "PIDPressure
 // gpuNodeHealth reads the kubelet's and vendors' node conditions. XID
 // errors live in kernel logs a snapshot does not carry, so "healthy" means
 // healthy by conditions.
-func gpuNodeHealth(s *Snapshot, _ *triage.Catalog) Result {
-	nodes := s.gpuNodes()
+func gpuNodeHealth(s *snapshot.Snapshot, _ *triage.Catalog) Result {
+	nodes := gpuNodes(s)
 	if len(nodes) == 0 {
-		return s.unknown("no GPU node to check", "list nodes")
+		return unknown(s, "no GPU node to check", "list nodes")
 	}
 	var bad, good []Evidence
 	for _, n := range nodes {
@@ -123,7 +137,7 @@ func gpuNodeHealth(s *Snapshot, _ *triage.Catalog) Result {
 }
 
 // nodeProblems lists the node's conditions that are not as expected.
-func nodeProblems(n *Node) []Evidence {
+func nodeProblems(n *snapshot.Node) []Evidence {
 	var ev []Evidence
 	for _, c := range n.Conditions {
 		bad := false

@@ -1,24 +1,24 @@
-package snapshot
+package inventory
 
 import (
+	"casebook/internal/snapshot"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 )
 
-// DecodeInventory reads an inventory file written by EncodeInventory. Like
+// Decode reads an inventory file written by Encode. Like
 // Decode it is strict, because the file may come from an upload: unknown
 // fields, another version, a malformed quantity or a nameless object are
 // errors, never a half-read inventory that checks would pass.
-func DecodeInventory(r io.Reader) (*Inventory, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+func Decode(r io.Reader) (*Inventory, error) {
+	data, err := io.ReadAll(io.LimitReader(r, snapshot.MaxFileSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("inventory: read: %w", err)
 	}
-	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("inventory: file is larger than %d MiB", MaxFileSize>>20)
+	if len(data) > snapshot.MaxFileSize {
+		return nil, fmt.Errorf("inventory: file is larger than %d MiB", snapshot.MaxFileSize>>20)
 	}
 	var head struct {
 		Version *int   `json:"version"`
@@ -27,15 +27,15 @@ func DecodeInventory(r io.Reader) (*Inventory, error) {
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, fmt.Errorf("inventory: not a JSON object: %w", err)
 	}
-	if head.Kind != InventoryKind {
-		return nil, fmt.Errorf("inventory: \"kind\" is %q, want %q; is this a Casebook inventory (casebook gaps --save)?", head.Kind, InventoryKind)
+	if head.Kind != Kind {
+		return nil, fmt.Errorf("inventory: \"kind\" is %q, want %q; is this a Casebook inventory (casebook gaps --save)?", head.Kind, Kind)
 	}
 	if head.Version == nil || *head.Version != Version {
 		return nil, fmt.Errorf("inventory: version %v, this Casebook reads version %d", deref(head.Version), Version)
 	}
 	var inv Inventory
-	if err := strict(data, &inv); err != nil {
-		return nil, fmt.Errorf("inventory: %s", strings.TrimPrefix(err.Error(), "snapshot: "))
+	if err := snapshot.StrictJSON(data, &inv); err != nil {
+		return nil, fmt.Errorf("inventory: %w", err)
 	}
 	if err := inv.Validate(); err != nil {
 		return nil, fmt.Errorf("inventory: %w", err)
@@ -50,9 +50,9 @@ func deref(p *int) any {
 	return *p
 }
 
-// EncodeInventory writes an inventory as indented JSON, the download
+// Encode writes an inventory as indented JSON, the download
 // format.
-func EncodeInventory(w io.Writer, inv *Inventory) error {
+func Encode(w io.Writer, inv *Inventory) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(inv)
@@ -61,8 +61,8 @@ func EncodeInventory(w io.Writer, inv *Inventory) error {
 // Validate checks what the gap checks rely on: names on every object,
 // known kinds in Reads, known read error kinds.
 func (inv *Inventory) Validate() error {
-	if inv.Version != Version || inv.Kind != InventoryKind {
-		return fmt.Errorf("version %d kind %q, want %d %q", inv.Version, inv.Kind, Version, InventoryKind)
+	if inv.Version != Version || inv.Kind != Kind {
+		return fmt.Errorf("version %d kind %q, want %d %q", inv.Version, inv.Kind, Version, Kind)
 	}
 	named := func(list string, n int, name func(int) (string, string), namespaced bool) error {
 		for i := range n {
@@ -94,11 +94,11 @@ func (inv *Inventory) Validate() error {
 		return err
 	}
 	for i, r := range inv.Reads {
-		if _, ok := InventoryKinds[r.Kind]; !ok {
+		if _, ok := Kinds[r.Kind]; !ok {
 			return fmt.Errorf("reads[%d]: unknown kind %q", i, r.Kind)
 		}
 		for j, e := range r.Errors {
-			if !readErrorKinds[e.Kind] {
+			if !e.KnownKind() {
 				return fmt.Errorf("reads[%d].errors[%d]: unknown kind %q", i, j, e.Kind)
 			}
 		}

@@ -1,10 +1,24 @@
-package snapshot
+// Package inventory is the model of a cluster-wide, read-only inventory:
+// what the gap checks (internal/gaps) evaluate their CEL expressions over.
+// The cluster reader (internal/cluster) fills one, and a saved inventory
+// file can be checked later on a machine that never sees the cluster. Its
+// value types (quantities, taints, conditions) are the snapshot package's,
+// so a node reads the same way in triage and in the gap checks.
+package inventory
 
-import "time"
+import (
+	"time"
 
-// InventoryKind marks a file as a cluster inventory rather than a triage
+	"casebook/internal/snapshot"
+)
+
+// Version is the format version written into every inventory file;
+// Decode refuses others.
+const Version = 1
+
+// Kind marks a file as a cluster inventory rather than a triage
 // snapshot, so neither decoder mistakes one for the other.
-const InventoryKind = "Inventory"
+const Kind = "Inventory"
 
 // Inventory is a read-only, cluster-wide picture of the objects the gap
 // checks (internal/gaps) look at: nodes, admission webhooks, workloads and
@@ -21,21 +35,21 @@ type Inventory struct {
 	CollectedAt   time.Time `json:"collectedAt"`
 	ServerVersion string    `json:"serverVersion,omitempty"`
 	// Scope is what the reader was limited to, when it was.
-	Scope InventoryScope `json:"scope,omitzero"`
+	Scope Scope `json:"scope,omitzero"`
 
-	Nodes                []InventoryNode    `json:"nodes"`
-	Namespaces           []Namespace        `json:"namespaces"`
-	Webhooks             []Webhook          `json:"webhooks"`
-	PriorityClasses      []PriorityClass    `json:"priorityClasses"`
-	PodDisruptionBudgets []DisruptionBudget `json:"podDisruptionBudgets"`
-	Deployments          []Workload         `json:"deployments"`
-	StatefulSets         []Workload         `json:"statefulSets"`
-	DaemonSets           []Workload         `json:"daemonSets"`
-	Jobs                 []Workload         `json:"jobs"`
-	Pods                 []InventoryPod     `json:"pods"`
-	ResourceQuotas       []NamespaceQuota   `json:"resourceQuotas"`
-	NodePools            []NodePool         `json:"nodePools"`
-	NodeClasses          []NodeClass        `json:"nodeClasses"`
+	Nodes                []Node                   `json:"nodes"`
+	Namespaces           []Namespace              `json:"namespaces"`
+	Webhooks             []Webhook                `json:"webhooks"`
+	PriorityClasses      []snapshot.PriorityClass `json:"priorityClasses"`
+	PodDisruptionBudgets []DisruptionBudget       `json:"podDisruptionBudgets"`
+	Deployments          []Workload               `json:"deployments"`
+	StatefulSets         []Workload               `json:"statefulSets"`
+	DaemonSets           []Workload               `json:"daemonSets"`
+	Jobs                 []Workload               `json:"jobs"`
+	Pods                 []Pod                    `json:"pods"`
+	ResourceQuotas       []NamespaceQuota         `json:"resourceQuotas"`
+	NodePools            []NodePool               `json:"nodePools"`
+	NodeClasses          []NodeClass              `json:"nodeClasses"`
 
 	// Reads says, per kind, how its read went: how many objects, whether
 	// the object limit cut it short, whether its API is served at all, and
@@ -44,25 +58,25 @@ type Inventory struct {
 	Reads []KindRead `json:"reads"`
 }
 
-// InventoryScope is what one inventory was limited to: an allow-list of
+// Scope is what one inventory was limited to: an allow-list of
 // namespaces for namespaced kinds, and a label selector for nodes.
-type InventoryScope struct {
+type Scope struct {
 	Namespaces   []string `json:"namespaces,omitempty"`
 	NodeSelector string   `json:"nodeSelector,omitempty"`
 }
 
 // KindRead is the outcome of reading one kind.
 type KindRead struct {
-	Kind      string      `json:"kind"` // a key of InventoryKinds
-	Count     int         `json:"count"`
-	Truncated bool        `json:"truncated,omitempty"`
-	NotServed bool        `json:"notServed,omitempty"` // optional API (Karpenter) absent
-	Errors    []ReadError `json:"errors,omitempty"`
+	Kind      string               `json:"kind"` // a key of Kinds
+	Count     int                  `json:"count"`
+	Truncated bool                 `json:"truncated,omitempty"`
+	NotServed bool                 `json:"notServed,omitempty"` // optional API (Karpenter) absent
+	Errors    []snapshot.ReadError `json:"errors,omitempty"`
 }
 
-// InventoryKinds lists the kinds an inventory holds, by their JSON name,
+// Kinds lists the kinds an inventory holds, by their JSON name,
 // with the permission reading each needs. Checks name these kinds.
-var InventoryKinds = map[string]Permission{
+var Kinds = map[string]snapshot.Permission{
 	"nodes":                {Verb: "list", Resource: "nodes"},
 	"namespaces":           {Verb: "list", Resource: "namespaces"},
 	"webhooks":             {Verb: "list", Group: "admissionregistration.k8s.io", Resource: "validatingwebhookconfigurations,mutatingwebhookconfigurations"},
@@ -89,20 +103,20 @@ func (inv *Inventory) Read(kind string) (KindRead, bool) {
 	return KindRead{}, false
 }
 
-// InventoryNode is a node as the gap checks see it.
-type InventoryNode struct {
-	Name                    string            `json:"name"`
-	Labels                  map[string]string `json:"labels"`
-	Taints                  []Taint           `json:"taints"`
-	Unschedulable           bool              `json:"unschedulable,omitempty"`
-	Capacity                ResourceList      `json:"capacity"`
-	Allocatable             ResourceList      `json:"allocatable"`
-	Conditions              []Condition       `json:"conditions"`
-	KubeletVersion          string            `json:"kubeletVersion,omitempty"`
-	OSImage                 string            `json:"osImage,omitempty"`
-	KernelVersion           string            `json:"kernelVersion,omitempty"`
-	ContainerRuntimeVersion string            `json:"containerRuntimeVersion,omitempty"`
-	CreatedAt               time.Time         `json:"createdAt,omitzero"`
+// Node is a node as the gap checks see it.
+type Node struct {
+	Name                    string                `json:"name"`
+	Labels                  map[string]string     `json:"labels"`
+	Taints                  []snapshot.Taint      `json:"taints"`
+	Unschedulable           bool                  `json:"unschedulable,omitempty"`
+	Capacity                snapshot.ResourceList `json:"capacity"`
+	Allocatable             snapshot.ResourceList `json:"allocatable"`
+	Conditions              []snapshot.Condition  `json:"conditions"`
+	KubeletVersion          string                `json:"kubeletVersion,omitempty"`
+	OSImage                 string                `json:"osImage,omitempty"`
+	KernelVersion           string                `json:"kernelVersion,omitempty"`
+	ContainerRuntimeVersion string                `json:"containerRuntimeVersion,omitempty"`
+	CreatedAt               time.Time             `json:"createdAt,omitzero"`
 }
 
 // Namespace is a namespace's name and labels, which webhook namespace
@@ -115,8 +129,38 @@ type Namespace struct {
 // LabelSelector mirrors metav1.LabelSelector. A nil selector in Kubernetes
 // means "everything" for webhooks; the reader writes an empty one then.
 type LabelSelector struct {
-	MatchLabels      map[string]string `json:"matchLabels"`
-	MatchExpressions []Requirement     `json:"matchExpressions"`
+	MatchLabels      map[string]string      `json:"matchLabels"`
+	MatchExpressions []snapshot.Requirement `json:"matchExpressions"`
+}
+
+// Matches reports whether the selector selects a set of labels, with
+// metav1.LabelSelectorAsSelector's rules: every matchLabels pair and every
+// expression must hold, an empty selector selects everything, and an
+// expression the API would refuse (In or NotIn without values, Exists with
+// values, an unknown operator) selects nothing. internal/cluster checks
+// this against the real helper.
+func (sel LabelSelector) Matches(labels map[string]string) bool {
+	for k, v := range sel.MatchLabels {
+		if got, ok := labels[k]; !ok || got != v {
+			return false
+		}
+	}
+	for _, r := range sel.MatchExpressions {
+		v, has := labels[r.Key]
+		in := false
+		for _, want := range r.Values {
+			in = in || (has && v == want)
+		}
+		switch {
+		case r.Operator == "In" && len(r.Values) > 0 && in:
+		case r.Operator == "NotIn" && len(r.Values) > 0 && !in:
+		case r.Operator == "Exists" && len(r.Values) == 0 && has:
+		case r.Operator == "DoesNotExist" && len(r.Values) == 0 && !has:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Webhook is one webhook of a Validating- or MutatingWebhookConfiguration,
@@ -185,25 +229,25 @@ type Workload struct {
 
 // PodTemplate is what of a pod spec the checks read.
 type PodTemplate struct {
-	Labels            map[string]string  `json:"labels"`
-	NodeSelector      map[string]string  `json:"nodeSelector"`
-	NodeAffinity      []NodeSelectorTerm `json:"nodeAffinity"` // required terms, ORed
-	Tolerations       []Toleration       `json:"tolerations"`
-	PriorityClassName string             `json:"priorityClassName,omitempty"`
-	Containers        []ContainerSpec    `json:"containers"`
-	InitContainers    []ContainerSpec    `json:"initContainers"`
+	Labels            map[string]string           `json:"labels"`
+	NodeSelector      map[string]string           `json:"nodeSelector"`
+	NodeAffinity      []snapshot.NodeSelectorTerm `json:"nodeAffinity"` // required terms, ORed
+	Tolerations       []snapshot.Toleration       `json:"tolerations"`
+	PriorityClassName string                      `json:"priorityClassName,omitempty"`
+	Containers        []ContainerSpec             `json:"containers"`
+	InitContainers    []ContainerSpec             `json:"initContainers"`
 }
 
 // ContainerSpec is a container's name, image and resources.
 type ContainerSpec struct {
-	Name     string       `json:"name"`
-	Image    string       `json:"image,omitempty"`
-	Requests ResourceList `json:"requests"`
-	Limits   ResourceList `json:"limits"`
+	Name     string                `json:"name"`
+	Image    string                `json:"image,omitempty"`
+	Requests snapshot.ResourceList `json:"requests"`
+	Limits   snapshot.ResourceList `json:"limits"`
 }
 
-// InventoryPod is a non-terminated pod.
-type InventoryPod struct {
+// Pod is a non-terminated pod.
+type Pod struct {
 	Namespace string            `json:"namespace"`
 	Name      string            `json:"name"`
 	Labels    map[string]string `json:"labels"`
@@ -222,19 +266,19 @@ type InventoryPod struct {
 
 // NamespaceQuota is a ResourceQuota with its namespace.
 type NamespaceQuota struct {
-	Namespace string       `json:"namespace"`
-	Name      string       `json:"name"`
-	Hard      ResourceList `json:"hard"`
-	Used      ResourceList `json:"used"`
+	Namespace string                `json:"namespace"`
+	Name      string                `json:"name"`
+	Hard      snapshot.ResourceList `json:"hard"`
+	Used      snapshot.ResourceList `json:"used"`
 }
 
 // NodePool is a Karpenter NodePool (karpenter.sh).
 type NodePool struct {
-	Name         string            `json:"name"`
-	Labels       map[string]string `json:"labels"` // spec.template.metadata.labels
-	Taints       []Taint           `json:"taints"`
-	Requirements []Requirement     `json:"requirements"`
-	NodeClass    string            `json:"nodeClass,omitempty"` // Kind/name of spec.template.spec.nodeClassRef
+	Name         string                 `json:"name"`
+	Labels       map[string]string      `json:"labels"` // spec.template.metadata.labels
+	Taints       []snapshot.Taint       `json:"taints"`
+	Requirements []snapshot.Requirement `json:"requirements"`
+	NodeClass    string                 `json:"nodeClass,omitempty"` // Kind/name of spec.template.spec.nodeClassRef
 }
 
 // NodeClass is a Karpenter EC2NodeClass (karpenter.k8s.aws).

@@ -1,8 +1,9 @@
-package snapshot
+package probe
 
 import (
 	"fmt"
 
+	"casebook/internal/snapshot"
 	"casebook/internal/triage"
 )
 
@@ -12,16 +13,16 @@ import (
 // otherwise, and what could not be read. The CLI prints it; --json and the
 // web UI use the same shape.
 type Report struct {
-	Target     Target       `json:"target"`
-	Route      string       `json:"route,omitempty"`
-	Playbook   string       `json:"playbook,omitempty"`
-	Section    string       `json:"section,omitempty"`
-	Diagnosis  string       `json:"diagnosis,omitempty"`
-	Steps      []ReportStep `json:"steps"`
-	Ask        *ReportAsk   `json:"ask,omitempty"`
-	State      string       `json:"state"` // triage.State answers, for the wizard's URL
-	Tree       string       `json:"tree"`
-	ReadErrors []ReadError  `json:"readErrors,omitempty"`
+	Target     snapshot.Target      `json:"target"`
+	Route      string               `json:"route,omitempty"`
+	Playbook   string               `json:"playbook,omitempty"`
+	Section    string               `json:"section,omitempty"`
+	Diagnosis  string               `json:"diagnosis,omitempty"`
+	Steps      []ReportStep         `json:"steps"`
+	Ask        *ReportAsk           `json:"ask,omitempty"`
+	State      string               `json:"state"` // triage.State answers, for the wizard's URL
+	Tree       string               `json:"tree"`
+	ReadErrors []snapshot.ReadError `json:"readErrors,omitempty"`
 }
 
 // ReportStep is one answered question.
@@ -48,7 +49,7 @@ type ReportAsk struct {
 
 // Triage walks the catalogue from its root chooser with the snapshot
 // answering every question it can.
-func Triage(cat *triage.Catalog, s *Snapshot) (*Report, error) {
+func Triage(cat *triage.Catalog, s *snapshot.Snapshot) (*Report, error) {
 	root := cat.Root()
 	if root == nil {
 		return nil, fmt.Errorf("snapshot: the triage library has no root tree")

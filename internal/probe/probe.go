@@ -1,10 +1,18 @@
-package snapshot
+// Package probe answers the triage wizard's questions from what was read
+// of a cluster: each probe named in triage.Probes reads a snapshot.Snapshot
+// and returns a value with the evidence behind it, or says why it cannot
+// tell (often a read that was forbidden, naming the permission to grant).
+// It is pure — no I/O, no Kubernetes client — so every probe is tested on
+// the JSON snapshots in testdata/, and a snapshot saved from one cluster
+// triages the same anywhere.
+package probe
 
 import (
 	"fmt"
 	"sort"
 	"strings"
 
+	"casebook/internal/snapshot"
 	"casebook/internal/triage"
 )
 
@@ -49,13 +57,13 @@ type Result struct {
 	Note     string     `json:"note,omitempty"`
 }
 
-// probe is one probe over a snapshot. cat may be nil; probes that read
+// probeFunc is one probe over a snapshot. cat may be nil; probes that read
 // event text then fall back to their own reading of it.
-type probe func(s *Snapshot, cat *triage.Catalog) Result
+type probeFunc func(s *snapshot.Snapshot, cat *triage.Catalog) Result
 
 // probes implements the names published in triage.Probes. Names missing
 // here (metrics and logs a snapshot does not carry) answer unknown.
-var probes = map[string]probe{
+var probes = map[string]probeFunc{
 	"pod-symptom":         podSymptom,
 	"scheduler-message":   schedulerMessage,
 	"preemption-expected": preemptionExpected,
@@ -81,7 +89,7 @@ func ProbeNames() []string {
 
 // Answer runs one probe. An unknown name is answered unknown, as the
 // triage.Prober contract asks.
-func (s *Snapshot) Answer(name string, cat *triage.Catalog) Result {
+func Answer(s *snapshot.Snapshot, name string, cat *triage.Catalog) Result {
 	p, ok := probes[name]
 	if !ok {
 		return Result{Probe: name, Note: "a cluster snapshot cannot tell; it holds no metrics or traces"}
@@ -115,14 +123,14 @@ func validValue(name, value string) bool {
 // the CLI and the UI can show the full evidence, which triage.Evidence
 // (made for pasted lines) only carries as text.
 type Prober struct {
-	Snapshot *Snapshot
+	Snapshot *snapshot.Snapshot
 	Catalog  *triage.Catalog
 	Results  map[string]Result
 }
 
 // NewProber returns a Prober over s; cat is used to read event messages
 // with the signals catalogue.
-func NewProber(s *Snapshot, cat *triage.Catalog) *Prober {
+func NewProber(s *snapshot.Snapshot, cat *triage.Catalog) *Prober {
 	return &Prober{Snapshot: s, Catalog: cat, Results: map[string]Result{}}
 }
 
@@ -130,7 +138,7 @@ func NewProber(s *Snapshot, cat *triage.Catalog) *Prober {
 func (p *Prober) Probe(name string) triage.Answer {
 	r, ok := p.Results[name]
 	if !ok {
-		r = p.Snapshot.Answer(name, p.Catalog)
+		r = Answer(p.Snapshot, name, p.Catalog)
 		p.Results[name] = r
 	}
 	a := triage.Answer{Value: r.Value, Known: r.Known, Note: r.Note}
@@ -149,7 +157,7 @@ func known(value, note string, ev ...Evidence) Result {
 // unknown explains why a probe cannot tell. When one of the reads it needed
 // failed, the note names the read and the permission, so the person sees
 // what to grant rather than a bare question.
-func (s *Snapshot) unknown(note string, reads ...string) Result {
+func unknown(s *snapshot.Snapshot, note string, reads ...string) Result {
 	for _, what := range reads {
 		if e, ok := s.ReadFailed(what); ok {
 			return Result{Note: fmt.Sprintf("%s: could not %s (%s); needs %s", note, e.What, e.Kind, e.Permission)}
@@ -158,11 +166,11 @@ func (s *Snapshot) unknown(note string, reads ...string) Result {
 	return Result{Note: note}
 }
 
-func (s *Snapshot) podRef() string {
+func podRef(s *snapshot.Snapshot) string {
 	if s.Pod == nil {
-		return ObjectRef{Kind: s.Target.Kind, Namespace: s.Target.Namespace, Name: s.Target.Name}.String()
+		return snapshot.ObjectRef{Kind: s.Target.Kind, Namespace: s.Target.Namespace, Name: s.Target.Name}.String()
 	}
-	return ObjectRef{Kind: "Pod", Namespace: s.Pod.Namespace, Name: s.Pod.Name}.String()
+	return snapshot.ObjectRef{Kind: "Pod", Namespace: s.Pod.Namespace, Name: s.Pod.Name}.String()
 }
 
 func nodeRef(name string) string { return "node/" + name }

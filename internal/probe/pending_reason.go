@@ -1,9 +1,10 @@
-package snapshot
+package probe
 
 import (
 	"fmt"
 	"strings"
 
+	"casebook/internal/snapshot"
 	"casebook/internal/triage"
 )
 
@@ -14,7 +15,7 @@ import (
 // cordoned node next to the real blocker. So the reason is judged on the
 // nodes the pod is meant for when the nodes were read, and taken from the
 // message alone only when it names a single kind of reason.
-func (s *Snapshot) pendingReason(msg string, cat *triage.Catalog) (string, string) {
+func pendingReason(s *snapshot.Snapshot, msg string, cat *triage.Catalog) (string, string) {
 	cv := classifyScheduler(msg, cat)
 	switch cv {
 	case "volume", "dra", "quota":
@@ -22,7 +23,7 @@ func (s *Snapshot) pendingReason(msg string, cat *triage.Catalog) (string, strin
 		return cv, "read from the scheduler's message"
 	}
 	if len(s.Nodes) > 0 && s.Pod != nil {
-		if v, n := s.targetReason(); v != "" {
+		if v, n := targetReason(s); v != "" {
 			return v, fmt.Sprintf("judged on the %d node(s) the pod is meant for", n)
 		}
 	}
@@ -43,14 +44,14 @@ func (s *Snapshot) pendingReason(msg string, cat *triage.Catalog) (string, strin
 // checked in the scheduler's filter order; "selector" when no node is
 // targeted at all. It returns "" when every targeted node looks fine (the
 // message may be older than the last change).
-func (s *Snapshot) targetReason() (string, int) {
-	targets := s.targetNodes()
+func targetReason(s *snapshot.Snapshot) (string, int) {
+	targets := targetNodes(s)
 	if len(targets) == 0 {
 		return "selector", 0
 	}
 	count := map[string]int{}
 	for _, n := range targets {
-		if r := s.nodeReason(n); r != "" {
+		if r := nodeReason(s, n); r != "" {
 			count[r]++
 		}
 	}
@@ -65,12 +66,12 @@ func (s *Snapshot) targetReason() (string, int) {
 
 // nodeReason says why one node refuses the pod, as far as the snapshot
 // shows: cordoned or NotReady, an untolerated taint, or too little room.
-func (s *Snapshot) nodeReason(n *Node) string {
+func nodeReason(s *snapshot.Snapshot, n *snapshot.Node) string {
 	tols := s.Pod.Tolerations
-	if n.Unschedulable && len(UntoleratedTaints([]Taint{{Key: "node.kubernetes.io/unschedulable", Effect: "NoSchedule"}}, tols)) > 0 {
+	if n.Unschedulable && len(snapshot.UntoleratedTaints([]snapshot.Taint{{Key: "node.kubernetes.io/unschedulable", Effect: "NoSchedule"}}, tols)) > 0 {
 		return "unschedulable"
 	}
-	if bad := UntoleratedTaints(n.Taints, tols); len(bad) > 0 {
+	if bad := snapshot.UntoleratedTaints(n.Taints, tols); len(bad) > 0 {
 		for _, t := range bad {
 			if !strings.HasPrefix(t.Key, "node.kubernetes.io/") && !strings.HasPrefix(t.Key, "node.cloudprovider.kubernetes.io/") {
 				return "taint"
@@ -90,7 +91,7 @@ func (s *Snapshot) nodeReason(n *Node) string {
 		if free, ok := n.Free(name); ok && free.Value() < want {
 			return "insufficient"
 		}
-		if n.Allocatable[name].Value() < want && (IsExtended(name) || len(n.Allocatable) > 0) {
+		if n.Allocatable[name].Value() < want && (snapshot.IsExtended(name) || len(n.Allocatable) > 0) {
 			return "insufficient"
 		}
 	}

@@ -1,9 +1,10 @@
-package snapshot
+package probe
 
 import (
 	"fmt"
 	"strings"
 
+	"casebook/internal/snapshot"
 	"casebook/internal/triage"
 )
 
@@ -19,13 +20,8 @@ var startReasons = map[string]bool{
 	"RunContainerError": true, "PreStartHookError": true, "PostStartHookError": true, "PreCreateHookError": true,
 }
 
-// containers lists init and app containers, init first, as kubectl does.
-func (p *Pod) allContainers() []Container {
-	return append(append([]Container{}, p.InitContainers...), p.Containers...)
-}
-
 // restartEvidence reports why the pod belongs under "restarts", if it does.
-func restartEvidence(s *Snapshot) ([]Evidence, bool) {
+func restartEvidence(s *snapshot.Snapshot) ([]Evidence, bool) {
 	r := containerState(s, nil)
 	return r.Evidence, r.Known
 }
@@ -33,13 +29,13 @@ func restartEvidence(s *Snapshot) ([]Evidence, bool) {
 // containerState names the failing container's state: evicted pods first
 // (their containers say nothing useful), then OOMKilled, image pulls and
 // crash loops.
-func containerState(s *Snapshot, _ *triage.Catalog) Result {
+func containerState(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 	p := s.Pod
 	if p == nil {
-		return s.unknown("the pod was not read", "get pod")
+		return unknown(s, "the pod was not read", "get pod")
 	}
 	if p.Reason == "Evicted" {
-		ev := []Evidence{{Object: s.podRef(), Field: "status.reason", Value: "Evicted", Message: p.Message}}
+		ev := []Evidence{{Object: podRef(s), Field: "status.reason", Value: "Evicted", Message: p.Message}}
 		if n, ok := s.Node(p.NodeName); ok {
 			for _, c := range n.Conditions {
 				if (c.Type == "MemoryPressure" || c.Type == "DiskPressure" || c.Type == "PIDPressure") && c.Status == "True" {
@@ -54,11 +50,11 @@ func containerState(s *Snapshot, _ *triage.Catalog) Result {
 		}
 		return known("evicted", "the kubelet evicted the pod", ev...)
 	}
-	for _, c := range p.allContainers() {
-		ref := s.podRef() + " container " + c.Name
+	for _, c := range p.AllContainers() {
+		ref := podRef(s) + " container " + c.Name
 		for _, st := range []struct {
 			field string
-			state ContainerState
+			state snapshot.ContainerState
 		}{{"state", c.State}, {"lastState", c.LastState}} {
 			if st.state.Kind == "terminated" && st.state.Reason == "OOMKilled" {
 				ev := []Evidence{{Object: ref, Field: st.field + ".terminated", Value: fmt.Sprintf("reason OOMKilled, exitCode %d", st.state.ExitCode)}}
@@ -75,16 +71,16 @@ func containerState(s *Snapshot, _ *triage.Catalog) Result {
 			}
 		}
 	}
-	for _, c := range p.allContainers() {
-		ref := s.podRef() + " container " + c.Name
+	for _, c := range p.AllContainers() {
+		ref := podRef(s) + " container " + c.Name
 		if w := c.State; w.Kind == "waiting" && imagePullReasons[w.Reason] {
 			return known("image-pull", "the image cannot be pulled",
 				Evidence{Object: ref, Field: "state.waiting", Value: w.Reason, Message: w.Message},
 				Evidence{Object: ref, Field: "image", Value: c.Image})
 		}
 	}
-	for _, c := range p.allContainers() {
-		ref := s.podRef() + " container " + c.Name
+	for _, c := range p.AllContainers() {
+		ref := podRef(s) + " container " + c.Name
 		w, last := c.State, c.LastState
 		crashing := (w.Kind == "waiting" && startReasons[w.Reason]) || c.RestartCount > 0 ||
 			(w.Kind == "terminated" && w.ExitCode != 0)
@@ -106,7 +102,7 @@ func containerState(s *Snapshot, _ *triage.Catalog) Result {
 
 // previousLog classifies the previous container's log with the signals
 // catalogue. Logs are only read with the ReadLogs option.
-func previousLog(s *Snapshot, cat *triage.Catalog) Result {
+func previousLog(s *snapshot.Snapshot, cat *triage.Catalog) Result {
 	if cat == nil {
 		return Result{Note: "no signals catalogue to read the log with"}
 	}
@@ -118,11 +114,11 @@ func previousLog(s *Snapshot, cat *triage.Catalog) Result {
 		if a, ok := res.Answers[questionOf("previous-log")]; ok && a.Known {
 			ev := []Evidence{}
 			for _, e := range a.Evidence {
-				ev = append(ev, Evidence{Object: s.podRef() + " container " + l.Container, Field: fmt.Sprintf("previous log line %d", e.LineNo), Message: e.Text})
+				ev = append(ev, Evidence{Object: podRef(s) + " container " + l.Container, Field: fmt.Sprintf("previous log line %d", e.LineNo), Message: e.Text})
 			}
 			return known(a.Value, "read from the previous container's log", ev...)
 		}
 		return Result{Note: "the previous log matches no known signal; read it yourself"}
 	}
-	return s.unknown("container logs are read only with --read-logs", "get pods/log")
+	return unknown(s, "container logs are read only with --read-logs", "get pods/log")
 }

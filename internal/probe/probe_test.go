@@ -1,4 +1,4 @@
-package snapshot
+package probe
 
 import (
 	"os"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"casebook/internal/snapshot"
 	"casebook/internal/triage"
 	"casebook/library"
 )
@@ -19,14 +20,14 @@ func loadCatalog(t *testing.T) *triage.Catalog {
 	return cat
 }
 
-func loadFile(t *testing.T, name string) *Snapshot {
+func loadFile(t *testing.T, name string) *snapshot.Snapshot {
 	t.Helper()
 	f, err := os.Open(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	snaps, err := Decode(f)
+	snaps, err := snapshot.Decode(f)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -76,7 +77,7 @@ func TestProbes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file+"/"+tt.probe, func(t *testing.T) {
 			s := loadFile(t, tt.file)
-			r := s.Answer(tt.probe, cat)
+			r := Answer(s, tt.probe, cat)
 			if got := map[bool]string{true: r.Value}[r.Known]; got != tt.want {
 				t.Fatalf("value = %q (known %v, note %q), want %q; evidence:\n%s", r.Value, r.Known, r.Note, tt.want, evidenceText(r))
 			}
@@ -103,7 +104,7 @@ func evidenceText(r Result) string {
 
 func TestForbiddenNamesPermission(t *testing.T) {
 	s := loadFile(t, "forbidden.json")
-	r := s.Answer("gpu-allocatable", nil)
+	r := Answer(s, "gpu-allocatable", nil)
 	if r.Known || !strings.Contains(r.Note, "needs list nodes") {
 		t.Fatalf("got %+v, want unknown naming the permission", r)
 	}

@@ -1,6 +1,7 @@
-package snapshot
+package probe
 
 import (
+	"casebook/internal/snapshot"
 	"fmt"
 	"sort"
 	"strings"
@@ -13,11 +14,11 @@ const maxNodeEvidence = 5
 // taintEvidence names, per node the pod is meant for, the taints none of
 // its tolerations covers. Newer schedulers no longer print the taint key
 // ("had untolerated taint(s)"), so this is where the key comes from.
-func (s *Snapshot) taintEvidence() []Evidence {
+func taintEvidence(s *snapshot.Snapshot) []Evidence {
 	var ev []Evidence
 	tols := tolerationText(s.Pod.Tolerations)
-	for _, n := range s.targetNodes() {
-		bad := UntoleratedTaints(n.Taints, s.Pod.Tolerations)
+	for _, n := range targetNodes(s) {
+		bad := snapshot.UntoleratedTaints(n.Taints, s.Pod.Tolerations)
 		if len(bad) == 0 || len(ev) == maxNodeEvidence {
 			continue
 		}
@@ -36,7 +37,7 @@ func (s *Snapshot) taintEvidence() []Evidence {
 	return ev
 }
 
-func tolerationText(tols []Toleration) string {
+func tolerationText(tols []snapshot.Toleration) string {
 	if len(tols) == 0 {
 		return "none"
 	}
@@ -61,10 +62,10 @@ func tolerationText(tols []Toleration) string {
 
 // selectorEvidence shows each selector value no node carries next to the
 // nearest value that nodes do carry.
-func (s *Snapshot) selectorEvidence() []Evidence {
+func selectorEvidence(s *snapshot.Snapshot) []Evidence {
 	var ev []Evidence
 	for _, m := range SelectorNearMisses(s.Pod, s.Nodes) {
-		e := Evidence{Object: s.podRef(), Field: "spec.nodeSelector", Value: m.Key + "=" + m.Wanted}
+		e := Evidence{Object: podRef(s), Field: "spec.nodeSelector", Value: m.Key + "=" + m.Wanted}
 		if m.Nearest != "" {
 			nodes := m.Nodes
 			if len(nodes) > maxNodeEvidence {
@@ -94,7 +95,7 @@ func prefixAll(p string, xs []string) []string {
 // capacityEvidence compares what the pod asks for with what each node the
 // pod is meant for has free, and says when the cluster as a whole has
 // enough but no single node does (the tensor-parallel trap).
-func (s *Snapshot) capacityEvidence(resources []string) []Evidence {
+func capacityEvidence(s *snapshot.Snapshot, resources []string) []Evidence {
 	reqs := s.Pod.Requests()
 	var ev []Evidence
 	for _, r := range resources {
@@ -102,8 +103,8 @@ func (s *Snapshot) capacityEvidence(resources []string) []Evidence {
 		var total float64
 		fits, known := 0, 0
 		var lines []Evidence
-		for _, n := range s.targetNodes() {
-			if _, ok := n.Allocatable[r]; !ok && IsExtended(r) {
+		for _, n := range targetNodes(s) {
+			if _, ok := n.Allocatable[r]; !ok && snapshot.IsExtended(r) {
 				continue
 			}
 			free, ok := n.Free(r)
@@ -123,11 +124,11 @@ func (s *Snapshot) capacityEvidence(resources []string) []Evidence {
 		if len(lines) > maxNodeEvidence {
 			lines = lines[:maxNodeEvidence]
 		}
-		ev = append(ev, Evidence{Object: s.podRef(), Field: "requests[" + r + "]", Value: NewQuantity(want).Human(r)})
+		ev = append(ev, Evidence{Object: podRef(s), Field: "requests[" + r + "]", Value: snapshot.NewQuantity(want).Human(r)})
 		ev = append(ev, lines...)
 		if known > 0 && fits == 0 && total >= want && want > 0 {
 			ev = append(ev, Evidence{Object: "cluster", Field: r,
-				Value:   fmt.Sprintf("%s free in total across %d nodes, but no single node has %s free", NewQuantity(total).Human(r), known, NewQuantity(want).Human(r)),
+				Value:   fmt.Sprintf("%s free in total across %d nodes, but no single node has %s free", snapshot.NewQuantity(total).Human(r), known, snapshot.NewQuantity(want).Human(r)),
 				Message: "a pod's requests must fit on one node"})
 		}
 	}
@@ -135,16 +136,16 @@ func (s *Snapshot) capacityEvidence(resources []string) []Evidence {
 }
 
 // cordonEvidence lists the cordoned or NotReady nodes the pod is meant for.
-func (s *Snapshot) cordonEvidence() []Evidence {
+func cordonEvidence(s *snapshot.Snapshot) []Evidence {
 	var ev []Evidence
-	for _, n := range s.targetNodes() {
+	for _, n := range targetNodes(s) {
 		if len(ev) == maxNodeEvidence {
 			break
 		}
 		if n.Unschedulable {
 			ev = append(ev, Evidence{Object: nodeRef(n.Name), Field: "spec.unschedulable", Value: "true", Message: "cordoned"})
 		} else if ready, ok := n.Ready(); ok && !ready {
-			c, _ := FindCondition(n.Conditions, "Ready")
+			c, _ := snapshot.FindCondition(n.Conditions, "Ready")
 			ev = append(ev, Evidence{Object: nodeRef(n.Name), Field: "status.conditions[Ready]", Value: c.Status, Message: c.Message})
 		}
 	}
@@ -153,10 +154,10 @@ func (s *Snapshot) cordonEvidence() []Evidence {
 
 // volumeEvidence lists the pod's claims that are not Bound, their class,
 // and what the claims' own events say.
-func (s *Snapshot) volumeEvidence() []Evidence {
+func volumeEvidence(s *snapshot.Snapshot) []Evidence {
 	var ev []Evidence
 	for _, c := range s.PVCs {
-		ref := ObjectRef{Kind: "PersistentVolumeClaim", Namespace: s.Pod.Namespace, Name: c.Name}.String()
+		ref := snapshot.ObjectRef{Kind: "PersistentVolumeClaim", Namespace: s.Pod.Namespace, Name: c.Name}.String()
 		if c.Missing {
 			ev = append(ev, Evidence{Object: ref, Message: "the pod names this claim but it does not exist"})
 			continue
@@ -187,10 +188,10 @@ func (s *Snapshot) volumeEvidence() []Evidence {
 }
 
 // claimEvidence lists unallocated DRA claims and missing DeviceClasses.
-func (s *Snapshot) claimEvidence() []Evidence {
+func claimEvidence(s *snapshot.Snapshot) []Evidence {
 	var ev []Evidence
 	for _, c := range s.ResourceClaims {
-		ref := ObjectRef{Kind: "ResourceClaim", Namespace: s.Pod.Namespace, Name: c.Name}.String()
+		ref := snapshot.ObjectRef{Kind: "ResourceClaim", Namespace: s.Pod.Namespace, Name: c.Name}.String()
 		if c.Missing {
 			ev = append(ev, Evidence{Object: ref, Message: "does not exist"})
 		} else if !c.Allocated {
@@ -207,7 +208,7 @@ func (s *Snapshot) claimEvidence() []Evidence {
 
 // quotaEvidence shows used/hard for every quota resource that is at or over
 // its limit, most relevant first: those the refusal message names.
-func (s *Snapshot) quotaEvidence(msg string) []Evidence {
+func quotaEvidence(s *snapshot.Snapshot, msg string) []Evidence {
 	var ev []Evidence
 	for _, q := range s.Quotas {
 		names := q.Hard.Names()
@@ -219,7 +220,7 @@ func (s *Snapshot) quotaEvidence(msg string) []Evidence {
 			if used.Value() < hard.Value() && !strings.Contains(msg, r+"=") {
 				continue
 			}
-			ev = append(ev, Evidence{Object: ObjectRef{Kind: "ResourceQuota", Namespace: s.Target.Namespace, Name: q.Name}.String(),
+			ev = append(ev, Evidence{Object: snapshot.ObjectRef{Kind: "ResourceQuota", Namespace: s.Target.Namespace, Name: q.Name}.String(),
 				Field: r, Value: fmt.Sprintf("used %s / hard %s", used.Human(r), hard.Human(r))})
 		}
 	}

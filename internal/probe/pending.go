@@ -1,4 +1,4 @@
-package snapshot
+package probe
 
 import (
 	"fmt"
@@ -6,19 +6,20 @@ import (
 	"sort"
 	"strings"
 
+	"casebook/internal/snapshot"
 	"casebook/internal/triage"
 )
 
 // podSymptom answers the root question from the pod's phase, conditions
 // and container statuses.
-func podSymptom(s *Snapshot, cat *triage.Catalog) Result {
+func podSymptom(s *snapshot.Snapshot, cat *triage.Catalog) Result {
 	p := s.Pod
 	if p == nil {
-		if o, c, ok := s.ownerFailure(); ok {
+		if o, c, ok := ownerFailure(s); ok {
 			return known("pending", "no pod exists: its controller could not create one",
 				Evidence{Object: o, Field: "status.conditions[ReplicaFailure]", Message: c.Message})
 		}
-		return s.unknown("the pod was not read", "get pod", "get "+strings.ToLower(s.Target.Kind))
+		return unknown(s, "the pod was not read", "get pod", "get "+strings.ToLower(s.Target.Kind))
 	}
 	if ev, ok := restartEvidence(s); ok {
 		return known("restarts", "the pod restarted, crashed, was OOMKilled or evicted", ev...)
@@ -28,14 +29,14 @@ func podSymptom(s *Snapshot, cat *triage.Catalog) Result {
 	}
 	if p.Scheduled() {
 		return known("pending", "the pod is bound to a node but its containers have not started",
-			Evidence{Object: s.podRef(), Field: "spec.nodeName", Value: p.NodeName},
-			Evidence{Object: s.podRef(), Field: "status.phase", Value: p.Phase})
+			Evidence{Object: podRef(s), Field: "spec.nodeName", Value: p.NodeName},
+			Evidence{Object: podRef(s), Field: "status.phase", Value: p.Phase})
 	}
-	ev := []Evidence{{Object: s.podRef(), Field: "status.phase", Value: "Pending"}}
-	if c, ok := FindCondition(p.Conditions, "PodScheduled"); ok {
-		ev = append(ev, Evidence{Object: s.podRef(), Field: "status.conditions[PodScheduled]", Value: c.Status + " " + c.Reason})
+	ev := []Evidence{{Object: podRef(s), Field: "status.phase", Value: "Pending"}}
+	if c, ok := snapshot.FindCondition(p.Conditions, "PodScheduled"); ok {
+		ev = append(ev, Evidence{Object: podRef(s), Field: "status.conditions[PodScheduled]", Value: c.Status + " " + c.Reason})
 	}
-	if miss, ok := s.gpuMissing(); ok {
+	if miss, ok := gpuMissing(s); ok {
 		return known("gpu-missing", "the pod requests a GPU and the GPU nodes it targets advertise none", append(ev, miss...)...)
 	}
 	return known("pending", "the pod waits for a node", ev...)
@@ -43,13 +44,13 @@ func podSymptom(s *Snapshot, cat *triage.Catalog) Result {
 
 // gpuMissing reports GPU nodes that the pod targets whose labels say they
 // have GPUs but whose allocatable has none of the resource the pod asks for.
-func (s *Snapshot) gpuMissing() ([]Evidence, bool) {
+func gpuMissing(s *snapshot.Snapshot) ([]Evidence, bool) {
 	res := gpuRequests(s.Pod)
 	if len(res) == 0 || len(s.Nodes) == 0 {
 		return nil, false
 	}
 	var ev []Evidence
-	for _, n := range s.targetNodes() {
+	for _, n := range targetNodes(s) {
 		if !n.HasGPULabels() {
 			continue
 		}
@@ -64,16 +65,16 @@ func (s *Snapshot) gpuMissing() ([]Evidence, bool) {
 	return ev, len(ev) > 0
 }
 
-func allocText(n *Node, r string) string {
+func allocText(n *snapshot.Node, r string) string {
 	if q, ok := n.Allocatable[r]; ok {
 		return q.String()
 	}
 	return "absent"
 }
 
-func gpuLabelText(n *Node) string {
+func gpuLabelText(n *snapshot.Node) string {
 	var parts []string
-	for _, k := range []string{LabelGPUPresent, LabelGPUProduct, LabelGPUCount, LabelNFDNvidia} {
+	for _, k := range []string{snapshot.LabelGPUPresent, snapshot.LabelGPUProduct, snapshot.LabelGPUCount, snapshot.LabelNFDNvidia} {
 		if v, ok := n.Labels[k]; ok {
 			parts = append(parts, k+"="+v)
 		}
@@ -85,13 +86,13 @@ func gpuLabelText(n *Node) string {
 }
 
 // gpuRequests lists the GPU resources the pod requests, sorted.
-func gpuRequests(p *Pod) []string {
+func gpuRequests(p *snapshot.Pod) []string {
 	if p == nil {
 		return nil
 	}
 	var out []string
 	for name, q := range p.Requests() {
-		if IsExtended(name) && IsGPUResource(name) && q.Value() > 0 {
+		if snapshot.IsExtended(name) && snapshot.IsGPUResource(name) && q.Value() > 0 {
 			out = append(out, name)
 		}
 	}
@@ -101,8 +102,8 @@ func gpuRequests(p *Pod) []string {
 
 // targetNodes are the nodes the pod's selector and required affinity admit;
 // every node when there is no pod.
-func (s *Snapshot) targetNodes() []*Node {
-	var out []*Node
+func targetNodes(s *snapshot.Snapshot) []*snapshot.Node {
+	var out []*snapshot.Node
 	for i := range s.Nodes {
 		if s.Pod == nil || s.Pod.MatchesNode(&s.Nodes[i]) {
 			out = append(out, &s.Nodes[i])
@@ -112,25 +113,25 @@ func (s *Snapshot) targetNodes() []*Node {
 }
 
 // ownerFailure finds a controller that reports it could not create pods.
-func (s *Snapshot) ownerFailure() (string, Condition, bool) {
+func ownerFailure(s *snapshot.Snapshot) (string, snapshot.Condition, bool) {
 	for _, o := range s.Owners {
-		if c, ok := FindCondition(o.Conditions, "ReplicaFailure"); ok && c.Status == "True" {
-			return ObjectRef{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}.String(), c, true
+		if c, ok := snapshot.FindCondition(o.Conditions, "ReplicaFailure"); ok && c.Status == "True" {
+			return snapshot.ObjectRef{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}.String(), c, true
 		}
 	}
 	for _, e := range s.Events {
 		if e.Reason == "FailedCreate" && e.Object.Kind != "Pod" {
-			return e.Object.String(), Condition{Type: "ReplicaFailure", Status: "True", Reason: "FailedCreate", Message: e.Message}, true
+			return e.Object.String(), snapshot.Condition{Type: "ReplicaFailure", Status: "True", Reason: "FailedCreate", Message: e.Message}, true
 		}
 	}
-	return "", Condition{}, false
+	return "", snapshot.Condition{}, false
 }
 
 // schedulingMessage is the newest FailedScheduling event of the pod, or the
 // message of its PodScheduled condition, which the scheduler writes too
 // (and which is there when events are not readable or have expired).
-func (s *Snapshot) schedulingMessage() (string, Evidence, bool) {
-	var best *Event
+func schedulingMessage(s *snapshot.Snapshot) (string, Evidence, bool) {
+	var best *snapshot.Event
 	for i := range s.Events {
 		e := &s.Events[i]
 		if e.Reason != "FailedScheduling" || e.Object.Kind != "Pod" || (s.Pod != nil && e.Object.Name != s.Pod.Name) {
@@ -141,11 +142,11 @@ func (s *Snapshot) schedulingMessage() (string, Evidence, bool) {
 		}
 	}
 	if best != nil {
-		return best.Message, Evidence{Object: s.podRef(), Field: "event " + best.Reason, Message: best.Message}, true
+		return best.Message, Evidence{Object: podRef(s), Field: "event " + best.Reason, Message: best.Message}, true
 	}
 	if s.Pod != nil {
-		if c, ok := FindCondition(s.Pod.Conditions, "PodScheduled"); ok && c.Status == "False" && c.Message != "" {
-			return c.Message, Evidence{Object: s.podRef(), Field: "status.conditions[PodScheduled].message", Message: c.Message}, true
+		if c, ok := snapshot.FindCondition(s.Pod.Conditions, "PodScheduled"); ok && c.Status == "False" && c.Message != "" {
+			return c.Message, Evidence{Object: podRef(s), Field: "status.conditions[PodScheduled].message", Message: c.Message}, true
 		}
 	}
 	return "", Evidence{}, false
@@ -153,41 +154,41 @@ func (s *Snapshot) schedulingMessage() (string, Evidence, bool) {
 
 // schedulerMessage reads the scheduler's reason through the signals
 // catalogue and backs it with what the snapshot shows about the nodes.
-func schedulerMessage(s *Snapshot, cat *triage.Catalog) Result {
+func schedulerMessage(s *snapshot.Snapshot, cat *triage.Catalog) Result {
 	if s.Pod == nil {
-		o, c, ok := s.ownerFailure()
+		o, c, ok := ownerFailure(s)
 		if ok && strings.Contains(c.Message, "exceeded quota") {
 			return known("quota", "the API server refused the pod: the namespace's quota is used up",
-				append([]Evidence{{Object: o, Field: "status.conditions[ReplicaFailure]", Message: c.Message}}, s.quotaEvidence(c.Message)...)...)
+				append([]Evidence{{Object: o, Field: "status.conditions[ReplicaFailure]", Message: c.Message}}, quotaEvidence(s, c.Message)...)...)
 		}
-		return s.unknown("no pod and no controller failure to read", "get pod", "list events")
+		return unknown(s, "no pod and no controller failure to read", "get pod", "list events")
 	}
 	if s.Pod.Scheduled() {
 		return known("scheduled", "the pod is already bound to a node",
-			Evidence{Object: s.podRef(), Field: "spec.nodeName", Value: s.Pod.NodeName})
+			Evidence{Object: podRef(s), Field: "spec.nodeName", Value: s.Pod.NodeName})
 	}
-	msg, ev, ok := s.schedulingMessage()
+	msg, ev, ok := schedulingMessage(s)
 	if !ok {
-		return s.unknown("no FailedScheduling event or PodScheduled message yet", "list events")
+		return unknown(s, "no FailedScheduling event or PodScheduled message yet", "list events")
 	}
-	value, note := s.pendingReason(msg, cat)
+	value, note := pendingReason(s, msg, cat)
 	if value == "" {
 		return Result{Note: note, Evidence: []Evidence{ev}}
 	}
 	out := []Evidence{ev}
 	switch value {
 	case "taint":
-		out = append(out, s.taintEvidence()...)
+		out = append(out, taintEvidence(s)...)
 	case "selector":
-		out = append(out, s.selectorEvidence()...)
+		out = append(out, selectorEvidence(s)...)
 	case "insufficient":
-		out = append(out, s.capacityEvidence(insufficientResources(msg))...)
+		out = append(out, capacityEvidence(s, insufficientResources(msg))...)
 	case "unschedulable":
-		out = append(out, s.cordonEvidence()...)
+		out = append(out, cordonEvidence(s)...)
 	case "volume":
-		out = append(out, s.volumeEvidence()...)
+		out = append(out, volumeEvidence(s)...)
 	case "dra":
-		out = append(out, s.claimEvidence()...)
+		out = append(out, claimEvidence(s)...)
 	}
 	return known(value, note, out...)
 }
