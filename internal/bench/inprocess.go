@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"time"
 
@@ -74,7 +75,7 @@ func (b Budget) more(done int, start time.Time, limit int) bool {
 // MeasureSearch loads the library in libDir, opens its search index under
 // dataDir (reusing the one the server built), runs the query mix and
 // classifies the paste within budget.
-func MeasureSearch(ctx context.Context, libDir, dataDir string, budget Budget) (*SearchRun, error) {
+func MeasureSearch(ctx context.Context, libDir, dataDir string, budget Budget, prof ProfileOptions) (*SearchRun, error) {
 	run := &SearchRun{}
 	start := time.Now()
 	lib, _, err := library.Load(os.DirFS(libDir))
@@ -91,6 +92,16 @@ func MeasureSearch(ctx context.Context, libDir, dataDir string, budget Budget) (
 	run.IndexOpen, run.IndexReused = ix.Info().Took, ix.Info().Reused
 	run.MemAfterLoad, _ = ReadMem(0)
 
+	if prof.CPU != "" {
+		f, err := os.Create(prof.CPU)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return nil, err
+		}
+	}
 	run.Search = runMix(budget, func(q Query) (int, error) {
 		res, err := ix.Search(ctx, search.Request{Query: q.Text, Kind: q.Kind, Filters: q.Filters, PerPage: perPage})
 		if err != nil {
@@ -98,6 +109,9 @@ func MeasureSearch(ctx context.Context, libDir, dataDir string, budget Budget) (
 		}
 		return res.Total, nil
 	})
+	if prof.CPU != "" {
+		pprof.StopCPUProfile()
+	}
 	run.MemAfterMix, _ = ReadMem(0)
 
 	cat, problems := triage.Load(os.DirFS(libDir))

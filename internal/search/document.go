@@ -67,6 +67,9 @@ func (d *document) finish() {
 		for _, s := range d.text[field] {
 			if hasHangul(s.text) {
 				d.text[fieldKorean] = append(d.text[fieldKorean], s)
+				if field == fieldTitle || field == fieldSummary {
+					d.text[fieldKoTitle] = append(d.text[fieldKoTitle], s)
+				}
 			}
 		}
 	}

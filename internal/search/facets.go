@@ -32,6 +32,8 @@ type facetTable struct {
 	values []facetValue
 	index  map[string]int32 // facet + "\x00" + term -> position in values
 	byDoc  [][]int32        // value positions of each document, by rank
+	docs   [][]int32        // ranks of the documents of each value
+	kind   []int32          // the kind value of each document, by rank
 }
 
 func (t *facetTable) add(rank int, facet, term, label string) {
@@ -47,6 +49,16 @@ func (t *facetTable) add(rank int, facet, term, label string) {
 	}
 	if !slices.Contains(t.byDoc[rank], v) {
 		t.byDoc[rank] = append(t.byDoc[rank], v)
+		for len(t.docs) <= int(v) {
+			t.docs = append(t.docs, nil)
+		}
+		t.docs[v] = append(t.docs[v], int32(rank))
+	}
+	if facet == facetKind {
+		for len(t.kind) <= rank {
+			t.kind = append(t.kind, -1)
+		}
+		t.kind[rank] = v
 	}
 }
 
@@ -93,19 +105,45 @@ func newFacetTable(lib *library.Library) *facetTable {
 // group, it carries at least one of the group's values.
 type docFilter struct {
 	t      *facetTable
-	groups [][]bool // per group, indexed by value position
+	groups []filterGroup
+	kind   int32 // the kind value to keep, or -1 for both
 }
 
-func (f *docFilter) keep(rank int) bool {
-	for _, g := range f.groups {
-		ok := false
-		for _, v := range f.t.byDoc[rank] {
-			if g[v] {
-				ok = true
-				break
-			}
+// filterGroup is the values of one facet a document must carry one of.
+type filterGroup struct {
+	facet string
+	terms []string
+	set   []bool // indexed by value position
+}
+
+func (g filterGroup) keep(t *facetTable, rank int) bool {
+	for _, v := range t.byDoc[rank] {
+		if g.set[v] {
+			return true
 		}
-		if !ok {
+	}
+	return false
+}
+
+// keep reports whether the document passes every filter.
+func (f *docFilter) keep(rank int) bool { return f.keepBase(rank) && f.keepKind(rank) }
+
+// keepBase applies every filter but the kind, which picks a tab.
+func (f *docFilter) keepBase(rank int) bool {
+	for _, g := range f.groups {
+		if !g.keep(f.t, rank) {
+			return false
+		}
+	}
+	return true
+}
+
+func (f *docFilter) keepKind(rank int) bool { return f.kind < 0 || f.t.kind[rank] == f.kind }
+
+// keepWithout applies every filter but group skip and the kind.
+func (f *docFilter) keepWithout(rank, skip int) bool {
+	for i, g := range f.groups {
+		if i != skip && !g.keep(f.t, rank) {
 			return false
 		}
 	}
@@ -116,15 +154,15 @@ func (f *docFilter) keep(rank int) bool {
 // docFilter. A term filter also admits the term's descendants in the
 // taxonomy; an unknown facet or term is the user's mistake.
 func (ix *Index) compileFilter(r Request) (*docFilter, error) {
-	f := &docFilter{t: ix.facets}
-	group := func(facet string, terms []string) {
+	f := &docFilter{t: ix.facets, kind: -1}
+	group := func(facet string, terms, shown []string) {
 		if len(terms) == 0 {
 			return
 		}
-		g := make([]bool, len(ix.facets.values))
+		g := filterGroup{facet: facet, terms: shown, set: make([]bool, len(ix.facets.values))}
 		for _, term := range terms {
 			if v, ok := ix.facets.index[facet+"\x00"+term]; ok {
-				g[v] = true
+				g.set[v] = true
 			}
 		}
 		f.groups = append(f.groups, g)
@@ -132,7 +170,11 @@ func (ix *Index) compileFilter(r Request) (*docFilter, error) {
 	switch r.Kind {
 	case "":
 	case KindIncident, KindPlaybook:
-		group(facetKind, []string{r.Kind})
+		if v, ok := ix.facets.index[facetKind+"\x00"+r.Kind]; ok {
+			f.kind = v
+		} else {
+			f.kind = int32(len(ix.facets.values)) // no document of that kind
+		}
 	default:
 		return nil, badQuery("unknown kind %q: want %q or %q", r.Kind, KindIncident, KindPlaybook)
 	}
@@ -157,7 +199,7 @@ func (ix *Index) compileFilter(r Request) (*docFilter, error) {
 			}
 			ids = append(ids, ix.withDescendants(facet, id)...)
 		}
-		group(string(facet), ids)
+		group(string(facet), ids, r.Filters[facet])
 	}
 	var orgs, years []string
 	for _, o := range r.Org {
@@ -166,8 +208,8 @@ func (ix *Index) compileFilter(r Request) (*docFilter, error) {
 	for _, y := range r.Year {
 		years = append(years, strconv.Itoa(y))
 	}
-	group(facetOrg, orgs)
-	group(facetYear, years)
+	group(facetOrg, orgs, r.Org)
+	group(facetYear, years, years)
 	return f, nil
 }
 
@@ -195,6 +237,21 @@ func (c *facetCounter) add(rank int) {
 	for _, v := range c.t.byDoc[rank] {
 		c.counts[v]++
 	}
+}
+
+// addKind counts only the kind of the document.
+func (c *facetCounter) addKind(rank int) {
+	if v := c.t.kind[rank]; v >= 0 {
+		c.counts[v]++
+	}
+}
+
+// count is the number of results carrying a value.
+func (c *facetCounter) count(facet, term string) int {
+	if v, ok := c.t.index[facet+"\x00"+term]; ok {
+		return int(c.counts[v])
+	}
+	return 0
 }
 
 // result lists the values found in the result set per facet, most frequent

@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -20,15 +22,20 @@ import (
 // Index is an open search index over one version of the library. It is
 // read-only and safe for concurrent searches.
 type Index struct {
-	bleve   bleve.Index
-	lib     *library.Library
-	matcher *Matcher
-	english analysis.Analyzer
-	bm25    *bsearch.BM25Stats // true field lengths, see lengthCounter
-	byRank  []source           // incidents newest first, then playbooks
-	facets  *facetTable        // facet values by rank
-	rankOf  []int32            // bleve document number -> rank
-	info    Info
+	bleve    bleve.Index
+	lib      *library.Library
+	matcher  *Matcher
+	english  analysis.Analyzer
+	korean   analysis.Analyzer
+	bm25     *bsearch.BM25Stats // true field lengths, see lengthCounter
+	avgLen   map[string]float64 // average analysed length per field; 0 turns length normalisation off
+	byRank   []source           // incidents newest first, then playbooks
+	rankByID map[string]int     // incident and playbook ids
+	facets   *facetTable        // facet values by rank
+	rankOf   []int32            // bleve document number -> rank
+	docOf    []uint64           // rank -> bleve document number
+	pool     sync.Pool          // *scratch
+	info     Info
 }
 
 // source is the library object behind an index document.
@@ -70,7 +77,7 @@ const builderBatch = 250
 // schemaVersion names the layout of the index (mapping and manifest). A
 // change to either must bump it, so that an index written by an older
 // Casebook is rebuilt rather than misread.
-const schemaVersion = 4
+const schemaVersion = 5
 
 // DirName is the directory, under the data folder, of the index of the
 // library with this content hash.
@@ -123,11 +130,13 @@ func Open(dir string, lib *library.Library) (*Index, error) {
 }
 
 func newIndex(lib *library.Library) *Index {
-	ix := &Index{lib: lib, matcher: NewMatcher(lib.Taxonomy), facets: newFacetTable(lib)}
+	ix := &Index{lib: lib, matcher: NewMatcher(lib.Taxonomy), facets: newFacetTable(lib), rankByID: map[string]int{}}
 	for _, in := range lib.Incidents {
+		ix.rankByID[in.ID] = len(ix.byRank)
 		ix.byRank = append(ix.byRank, source{incident: in})
 	}
 	for _, pb := range lib.Playbooks {
+		ix.rankByID[pb.ID] = len(ix.byRank)
 		ix.byRank = append(ix.byRank, source{playbook: pb})
 	}
 	return ix
@@ -148,10 +157,17 @@ func (ix *Index) opened(bi bleve.Index, man *manifest, start time.Time) (*Index,
 	// Unscored filters over several terms are merged by bleve into one
 	// searcher on the pseudo-field "*", which still asks for its stats.
 	ix.bm25.FieldCardinality["*"] = 1
+	ix.avgLen = map[string]float64{}
+	for field, analyzer := range fieldAnalyzers() {
+		if analyzer != keyword.Name && man.Docs > 0 {
+			ix.avgLen[field] = float64(max(man.Lengths[field], 1)) / float64(man.Docs)
+		}
+	}
 	ix.english = ix.bleve.Mapping().AnalyzerNamed(en.AnalyzerName)
+	ix.korean = ix.bleve.Mapping().AnalyzerNamed(analyzerKo)
 	err := error(nil)
-	if ix.english == nil {
-		err = fmt.Errorf("search: index mapping lacks the %q analyzer", en.AnalyzerName)
+	if ix.english == nil || ix.korean == nil {
+		err = fmt.Errorf("search: index mapping lacks the %q or %q analyzer", en.AnalyzerName, analyzerKo)
 	}
 	if err == nil {
 		err = ix.mapDocumentNumbers()
@@ -172,6 +188,7 @@ func (ix *Index) mapDocumentNumbers() error {
 	for rank, s := range ix.byRank {
 		rankByID[s.id()] = int32(rank)
 	}
+	ix.docOf = make([]uint64, len(ix.byRank))
 	req := bleve.NewSearchRequestOptions(query.NewMatchAllQuery(), len(ix.byRank), 0, false)
 	req.Score = "none"
 	sr, err := ix.bleve.Search(req)
@@ -188,6 +205,7 @@ func (ix *Index) mapDocumentNumbers() error {
 			ix.rankOf = append(ix.rankOf, -1)
 		}
 		ix.rankOf[num] = rank
+		ix.docOf[rank] = num
 	}
 	return nil
 }

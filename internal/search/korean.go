@@ -1,17 +1,141 @@
 package search
 
 import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/registry"
 )
 
-// hangulFilterName marks Hangul tokens as ideographic so that bleve's CJK
-// bigram filter splits them. bleve's unicode tokenizer types Hangul words
-// as alphanumeric, and its "cjk" analyzer therefore keeps "노드가" or
-// "자동복구" whole, where bigrams (노드 드가, 자동 동복 복구) match the
-// nouns they contain.
-const hangulFilterName = "casebook_hangul_bigrams"
+// Korean text is analysed in three steps, the same at index and at query
+// time, so a typed word and the text meet halfway:
+//
+//  1. scriptSplit cuts tokens where Latin and Hangul meet: "GPU가" is "GPU"
+//     and "가", "파드의OOM" is "파드의" and "OOM". Korean writers attach
+//     particles to English words as to Korean ones.
+//  2. stripParticle drops the particle a noun carries ("노드가" → "노드",
+//     "드라이버를" → "드라이버", "파드에서" → "파드"), so that a particle never
+//     blocks a match. A bare particle left by step 1 is dropped.
+//  3. hangulFilter and bleve's CJK bigram filter split what remains into
+//     syllable pairs, which still match compounds written without spaces
+//     ("자동복구" holds "자동" and "복구").
+//
+// A full morphological analyser would do better on verbs; none is kept up
+// in Go, and the nouns people search by are what this handles.
+const (
+	scriptSplitName  = "casebook_script_split"
+	particleName     = "casebook_ko_particles"
+	hangulFilterName = "casebook_hangul_bigrams"
+)
 
+// koreanParticles are the endings Korean attaches to nouns, longest first so
+// "에서" is tried before "서" would be.
+var koreanParticles = []string{
+	"에서부터", "으로부터", "에서는", "에서도", "으로는", "으로도", "에게서", "이라고", "이라는",
+	"에서", "으로", "에게", "까지", "부터", "처럼", "하고", "이랑", "이나", "보다", "마다", "에는", "에도", "과는", "와는", "라고", "이란", "이며",
+	"이", "가", "을", "를", "은", "는", "의", "에", "로", "와", "과", "도", "만", "나", "랑", "란",
+}
+
+// isParticle reports whether s is only a particle.
+func isParticle(s string) bool {
+	for _, p := range koreanParticles {
+		if s == p {
+			return true
+		}
+	}
+	return false
+}
+
+// stripParticle removes one particle from the end of a Hangul word. A
+// one-syllable particle is removed only from a stem of two syllables or
+// more, because many short nouns end in a syllable that is also a particle
+// (평가, 추가, 속도, 결과).
+func stripParticle(w string) string {
+	n := utf8.RuneCountInString(w)
+	for _, p := range koreanParticles {
+		if !strings.HasSuffix(w, p) {
+			continue
+		}
+		stem := utf8.RuneCountInString(p)
+		rest := n - stem
+		if rest >= 2 || (stem >= 2 && rest >= 1) {
+			return w[:len(w)-len(p)]
+		}
+	}
+	return w
+}
+
+func isHangul(r rune) bool { return unicode.Is(unicode.Hangul, r) }
+
+// splitScripts cuts s where Hangul and other letters meet.
+func splitScripts(s string) []string {
+	var out []string
+	start, prev := 0, -1
+	for i, r := range s {
+		cur := 0
+		if isHangul(r) {
+			cur = 1
+		}
+		if prev >= 0 && cur != prev {
+			out = append(out, s[start:i])
+			start = i
+		}
+		prev = cur
+	}
+	return append(out, s[start:])
+}
+
+type scriptSplitFilter struct{}
+
+func (scriptSplitFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
+	out := make(analysis.TokenStream, 0, len(in))
+	for _, t := range in {
+		term := string(t.Term)
+		if !hasHangul(term) {
+			out = append(out, t)
+			continue
+		}
+		parts := splitScripts(term)
+		if len(parts) == 1 {
+			out = append(out, t)
+			continue
+		}
+		off := t.Start
+		for _, p := range parts {
+			out = append(out, &analysis.Token{Term: []byte(p), Start: off, End: off + len(p), Position: t.Position, Type: t.Type})
+			off += len(p)
+		}
+	}
+	return out
+}
+
+type particleFilter struct{}
+
+func (particleFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
+	out := in[:0]
+	for _, t := range in {
+		term := string(t.Term)
+		if !hasHangul(term) {
+			out = append(out, t)
+			continue
+		}
+		if isParticle(term) {
+			continue
+		}
+		if s := stripParticle(term); len(s) != len(term) {
+			t.Term = []byte(s)
+			t.End = t.Start + len(s)
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// hangulFilter marks Hangul tokens as ideographic so that bleve's CJK
+// bigram filter splits them. bleve's unicode tokenizer types Hangul words
+// as alphanumeric, and its "cjk" analyzer therefore keeps "자동복구" whole.
 type hangulFilter struct{}
 
 func (hangulFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
@@ -24,12 +148,41 @@ func (hangulFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
 }
 
 func init() {
-	// The filter is looked up by name whenever an index using it is opened,
-	// so it is registered for the life of the program.
-	err := registry.RegisterTokenFilter(hangulFilterName, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
-		return hangulFilter{}, nil
-	})
-	if err != nil {
-		panic(err)
+	// Filters are looked up by name whenever an index using them is
+	// opened, so they are registered for the life of the program.
+	for name, f := range map[string]analysis.TokenFilter{
+		scriptSplitName: scriptSplitFilter{}, particleName: particleFilter{}, hangulFilterName: hangulFilter{},
+	} {
+		f := f
+		err := registry.RegisterTokenFilter(name, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
+			return f, nil
+		})
+		if err != nil {
+			panic(err)
+		}
 	}
+}
+
+// queryWords splits a typed word into the words search looks for: script
+// runs apart, particles off Hangul runs, bare particles gone. "GPU가" is
+// ["GPU"], "노드에서" is ["노드"], "nvidia.com/gpu" stays whole.
+func queryWords(w string) []string {
+	if !hasHangul(w) {
+		return []string{w}
+	}
+	var out []string
+	for _, p := range splitScripts(w) {
+		if !hasHangul(p) {
+			if strings.TrimFunc(p, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) != "" {
+				out = append(out, p)
+			}
+			continue
+		}
+		p = strings.TrimFunc(p, func(r rune) bool { return !isHangul(r) && !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if p == "" || isParticle(p) {
+			continue
+		}
+		out = append(out, stripParticle(p))
+	}
+	return out
 }

@@ -24,6 +24,7 @@ const (
 	fieldSources  = "sources"
 	fieldOrgText  = "org_text"
 	fieldKorean   = "ko"
+	fieldKoTitle  = "ko_title"
 	fieldIdent    = "ident"
 	fieldWords    = "words"
 	fieldAll      = "all"
@@ -41,9 +42,11 @@ var facetFields = []library.Facet{
 // newMapping describes the index:
 //
 //   - English prose is stemmed ("scheduled" finds "scheduling").
-//   - Korean prose goes to its own field, split into bigrams, which still
-//     match words that carry a particle ("노드가") or lack a space
-//     ("자동복구"); korean.go says why bleve's "cjk" analyzer is not enough.
+//   - Korean prose goes to its own fields ("ko" for all of it, "ko_title"
+//     for titles and summaries again), split from attached English, stripped
+//     of particles and cut into bigrams (korean.go), which match words that
+//     carry a particle ("노드가") or lack a space ("자동복구"). English words
+//     inside Korean prose are kept there, lower-cased.
 //   - Identifiers and error tokens (nvidia.com/gpu,
 //     AcceleratedHardwareReady=False) are kept whole and only lower-cased,
 //     so they match as typed.
@@ -71,7 +74,7 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	if err := m.AddCustomAnalyzer(analyzerKo, map[string]any{
 		"type":          custom.Name,
 		"tokenizer":     unicode.Name,
-		"token_filters": []string{cjk.WidthName, lowercase.Name, hangulFilterName, cjk.BigramName},
+		"token_filters": []string{cjk.WidthName, scriptSplitName, particleName, lowercase.Name, hangulFilterName, cjk.BigramName},
 	}); err != nil {
 		return nil, err
 	}
@@ -98,7 +101,8 @@ var analyzerOf = fieldAnalyzers()
 // fieldAnalyzers maps every indexed text and keyword field to its analyzer.
 func fieldAnalyzers() map[string]string {
 	m := map[string]string{
-		fieldKorean: analyzerKo,
+		fieldKorean:  analyzerKo,
+		fieldKoTitle: analyzerKo,
 		fieldWords:  analyzerWords,
 		fieldIdent:  keyword.Name,
 	}

@@ -1,23 +1,40 @@
 package search
 
 import (
+	"container/heap"
 	"context"
 	"fmt"
 	"html"
+	mbits "math/bits"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
-	"github.com/blevesearch/bleve/v2"
 	bsearch "github.com/blevesearch/bleve/v2/search"
-	"github.com/blevesearch/bleve/v2/search/query"
 
 	"casebook/internal/library"
 )
 
+// rescoreWindow is how many of the best matches get the phrase bonus. A
+// bonus moves a document up within this window only, so the order of
+// later pages does not depend on which page was asked for.
+const rescoreWindow = 30
+
+// strictEnough is how many documents matching every word make the looser
+// tiers unnecessary. It does not depend on the page or on the kind tab, so
+// every page and every tab of a result comes from the same tier.
+const strictEnough = 20
+
 // Search runs r. An empty query lists the filtered documents in library
 // order (newest incident first, then playbooks); a query that cannot be
 // read returns a *QueryError.
+//
+// The kind (incident or playbook) selects a tab of one result: the tier,
+// the total of each tab (Facets["kind"]) and the "all" tab are computed
+// without it, so "All" is always the union of the tabs.
 func (ix *Index) Search(ctx context.Context, r Request) (*Result, error) {
 	page, perPage, err := paging(r)
 	if err != nil {
@@ -32,122 +49,200 @@ func (ix *Index) Search(ctx context.Context, r Request) (*Result, error) {
 		return nil, err
 	}
 	from := (page - 1) * perPage
-
 	res := &Result{Query: r.Query, Hits: []Hit{}, SuggestedFilters: []Suggestion{}}
-	var c *collection
-	var locs map[string]bsearch.FieldTermLocationMap
-	var named []termMatch
 	if uq.empty() {
-		c = ix.list(filter, from, perPage)
-	} else {
-		c, locs, err = ix.match(ctx, uq, filter, from, perPage)
-		if err != nil {
-			return nil, fmt.Errorf("search: %q: %w", r.Query, err)
+		c := ix.list(filter, from, perPage)
+		res.Total, res.Facets = c.total, c.facets.result()
+		res.Facets[facetKind] = c.kinds
+		for _, d := range c.top {
+			res.Hits = append(res.Hits, ix.hit(d, nil, nil))
 		}
-		res.SuggestedFilters = ix.suggestions(r)
-		named = ix.matcher.matches(normalWords(strings.Join(uq.words, " ")))
+		if res.Total == 0 {
+			res.Help = ix.help(filter, nil, nil, uq)
+		}
+		return res, nil
 	}
-	res.Total = c.total
-	res.Facets = c.facets.result()
-	for _, d := range c.top {
-		src := ix.byRank[d.rank]
-		hit := Hit{ID: src.id(), Score: d.score}
-		if src.incident != nil {
-			hit.Kind, hit.Title, hit.Summary = KindIncident, src.incident.Title, src.incident.Summary
-		} else {
-			hit.Kind, hit.Title, hit.Summary = KindPlaybook, src.playbook.Title, src.playbook.Summary
+
+	adv, err := ix.bleve.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	rd, err := adv.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	u := &run{ix: ix, r: rd, s: ix.getScratch(), ctx: ctx, deadline: time.Now().Add(queryTimeBox)}
+	defer ix.putScratch(u.s)
+	p := ix.plan(rd, uq)
+	if err := u.match(p); err != nil {
+		return nil, fmt.Errorf("search: %q: %w", r.Query, err)
+	}
+	sel := u.selector(p)
+	c := ix.gather(u, sel, p, filter, max(from+perPage, rescoreWindow))
+
+	res.Total, res.Facets, res.Partial = c.total, c.facets.result(), u.partial
+	res.Facets[facetKind] = c.kinds
+	res.Exact = c.exact
+	res.SuggestedFilters = ix.suggestions(r, c)
+	if c.total == 0 {
+		res.Help = ix.help(filter, u, sel, uq)
+	}
+	if len(c.top) == 0 {
+		return res, nil
+	}
+
+	// Positions for the window (phrase bonus) and the page (highlights).
+	end := min(from+perPage, len(c.top))
+	win := c.top[:min(rescoreWindow, len(c.top))]
+	need := map[int]bool{}
+	var ranks []int
+	for _, d := range append(append([]scored{}, win...), c.top[min(from, end):end]...) {
+		if !need[d.rank] {
+			need[d.rank] = true
+			ranks = append(ranks, d.rank)
 		}
-		if l := locs[hit.ID]; len(l) > 0 {
-			hit.Fragments = fragments(ix.document(d.rank), l)
+	}
+	locs, err := ix.locate(ctx, rd, p, ranks)
+	if err != nil {
+		return nil, fmt.Errorf("search: %q: %w", r.Query, err)
+	}
+	docs := map[int]*document{}
+	doc := func(rank int) *document {
+		if d, ok := docs[rank]; ok {
+			return d
 		}
-		if t := ix.termFragments(d.rank, named); len(t) > 0 {
-			if hit.Fragments == nil {
-				hit.Fragments = map[string][]string{}
-			}
-			hit.Fragments["terms"] = t
+		d := ix.document(rank)
+		docs[rank] = d
+		return d
+	}
+	for i, d := range win {
+		if d.score == exactScore {
+			continue
 		}
-		res.Hits = append(res.Hits, hit)
+		if b := phraseBonus(p.tokens, locs[d.rank], doc(d.rank)); b > 0 {
+			win[i].score = d.score * (1 + b)
+		}
+	}
+	sort.Slice(win, func(i, j int) bool { return better(win[i], win[j]) })
+	for _, d := range c.top[min(from, end):end] {
+		res.Hits = append(res.Hits, ix.hit(d, locs[d.rank], func() *document { return doc(d.rank) }, p.named...))
 	}
 	return res, nil
 }
 
-// rescoreWindow is how many of the best matches get the phrase bonus. A
-// bonus moves a document up within this window only, so the order of
-// later pages does not depend on which page was asked for.
-const rescoreWindow = 30
+// exactScore marks the document whose id the query is: it ranks first.
+const exactScore = math32Max
 
-// strictEnough is how many documents matching every word make the looser
-// tiers unnecessary. It does not depend on the page, so every page of a
-// result comes from the same tier.
-const strictEnough = 20
+const math32Max = 3.4e38
 
-// match runs a text query: the words select and rank the matches, trying
-// the tiers from all words to any word; then the match positions of the
-// best rescoreWindow give the phrase bonus and the highlights. c.top holds
-// the documents of the requested page.
-func (ix *Index) match(ctx context.Context, uq *userQuery, filter *docFilter, from, perPage int) (*collection, map[string]bsearch.FieldTermLocationMap, error) {
-	window := max(from+perPage, rescoreWindow)
-	var c *collection
-	var positions query.Query
+// gather walks the candidates once: it picks the tier, applies the filters,
+// counts the tabs and facets, and keeps the best k.
+func (ix *Index) gather(u *run, sel *selector, p *plan, filter *docFilter, k int) *collection {
+	s := u.s
+	// The tier is chosen on the result without the kind tab.
 	for _, t := range []tier{allWords, mostWords, anyWord} {
-		tq, pq, ok := ix.textQuery(uq, t)
-		if !ok {
+		if t == mostWords && sel.need == mbits.OnesCount64(sel.sig) {
 			continue
 		}
-		var err error
-		if c, err = ix.collect(ctx, tq, filter, window); err != nil {
-			return nil, nil, err
+		sel.t = t
+		n := 0
+		for _, rank := range s.cands {
+			if sel.pass(s.mask[rank]) && filter.keepBase(int(rank)) {
+				n++
+			}
 		}
-		positions = pq
-		if c.total >= strictEnough || t != allWords && c.total > 0 {
+		if n >= strictEnough || t != allWords && n > 0 {
 			break
 		}
 	}
-	if len(c.top) == 0 {
-		return c, nil, nil
+	c := &collection{facets: ix.facets.counter()}
+	kinds := ix.facets.counter()
+	h := &worstFirst{}
+	push := func(d scored) {
+		if h.Len() < k {
+			heap.Push(h, d)
+		} else if k > 0 && better(d, (*h)[0]) {
+			(*h)[0] = d
+			heap.Fix(h, 0)
+		}
 	}
-	// Positions are needed for the window (phrase bonus) and the page
-	// (highlights).
-	end := min(from+perPage, len(c.top))
-	page := c.top[min(from, end):end]
-	win := c.top[:min(rescoreWindow, len(c.top))]
-	need := append(append([]scored{}, win...), page...)
-	locs, err := ix.locations(ctx, positions, need)
-	if err != nil {
-		return nil, nil, err
+	exact := -1
+	if p.exact >= 0 && filter.keep(p.exact) {
+		exact = p.exact
+		c.exact = ix.byRank[exact].id()
+		kinds.addKind(exact)
+		c.total++
+		c.facets.add(exact)
+		push(scored{rank: exact, score: exactScore})
 	}
-	tokens := ix.english.Analyze([]byte(uq.loose))
-	for i, d := range win {
-		win[i].score = d.score * (1 + phraseBonus(tokens, locs[ix.byRank[d.rank].id()]))
+	for _, r := range s.cands {
+		rank := int(r)
+		if rank == exact || !sel.pass(s.mask[rank]) || !filter.keepBase(rank) {
+			continue
+		}
+		kinds.addKind(rank)
+		if !filter.keepKind(rank) {
+			continue
+		}
+		c.total++
+		c.facets.add(rank)
+		push(scored{rank: rank, score: float64(s.total[rank]) * sel.coord(s.mask[rank])})
 	}
-	sort.Slice(win, func(i, j int) bool { return better(win[i], win[j]) })
-	c.top = c.top[min(from, end):end]
-	return c, locs, nil
+	c.top = []scored(*h)
+	sort.Slice(c.top, func(i, j int) bool { return better(c.top[i], c.top[j]) })
+	c.kinds = kinds.result()[facetKind]
+	return c
 }
 
-// locations runs q (the positions query of textQuery) over the documents of
-// top only, for the positions of their matches. Asking for positions in the
-// first pass would read them for every match, not only for the few ranked
-// and shown.
-func (ix *Index) locations(ctx context.Context, q query.Query, top []scored) (map[string]bsearch.FieldTermLocationMap, error) {
-	ids := make([]string, len(top))
-	for i, d := range top {
-		ids[i] = ix.byRank[d.rank].id()
+
+// hit renders one result.
+func (ix *Index) hit(d scored, locs bsearch.FieldTermLocationMap, doc func() *document, named ...termMatch) Hit {
+	src := ix.byRank[d.rank]
+	hit := Hit{ID: src.id(), Score: d.score}
+	if d.score == exactScore {
+		hit.Score, hit.Exact = 0, true
 	}
-	only := query.NewDocIDQuery(ids)
-	only.SetBoost(0)
-	req := bleve.NewSearchRequestOptions(query.NewConjunctionQuery([]query.Query{only, q}), len(ids), 0, false)
-	req.IncludeLocations = true
-	req.Score = "none"
-	sr, err := ix.bleve.SearchInContext(ctx, req)
-	if err != nil {
-		return nil, err
+	if src.incident != nil {
+		hit.Kind, hit.Title, hit.Summary = KindIncident, src.incident.Title, src.incident.Summary
+	} else {
+		hit.Kind, hit.Title, hit.Summary = KindPlaybook, src.playbook.Title, src.playbook.Summary
 	}
-	out := make(map[string]bsearch.FieldTermLocationMap, len(sr.Hits))
-	for _, h := range sr.Hits {
-		out[h.ID] = h.Locations
+	if len(locs) > 0 && doc != nil {
+		hit.Fragments = fragments(doc(), locs)
 	}
-	return out, nil
+	if t := ix.termFragments(d.rank, named); len(t) > 0 {
+		if hit.Fragments == nil {
+			hit.Fragments = map[string][]string{}
+		}
+		hit.Fragments["terms"] = t
+	}
+	return hit
+}
+
+// idQuery is an incident id as people type it: IL-0171, il-171, 0171, 171.
+var idQuery = regexp.MustCompile(`(?i)^(?:il-?)?(\d{1,6})$`)
+
+// exactRank is the rank of the document the query names by id, or -1.
+func (ix *Index) exactRank(q *userQuery) int {
+	if len(q.phrases) > 0 || len(q.words) != 1 {
+		return -1
+	}
+	w := strings.TrimSpace(q.words[0])
+	if m := idQuery.FindStringSubmatch(w); m != nil {
+		n, err := strconv.Atoi(m[1])
+		if err == nil {
+			id := fmt.Sprintf("IL-%04d", n)
+			if rank, ok := ix.rankByID[id]; ok {
+				return rank
+			}
+		}
+		return -1
+	}
+	if rank, ok := ix.rankByID[strings.ToLower(w)]; ok && ix.byRank[rank].playbook != nil {
+		return rank
+	}
+	return -1
 }
 
 func paging(r Request) (page, perPage int, err error) {
@@ -166,11 +261,17 @@ func paging(r Request) (page, perPage int, err error) {
 	return page, perPage, nil
 }
 
-// suggestions are the terms the query names, minus filters already applied.
-func (ix *Index) suggestions(r Request) []Suggestion {
+// suggestions are the terms the query names, minus filters already applied,
+// each with the number of results it would keep. A term none of the results
+// carries is not offered: it would empty the page.
+func (ix *Index) suggestions(r Request, c *collection) []Suggestion {
 	out := []Suggestion{}
 	for _, s := range ix.matcher.Suggest(r.Query) {
-		if !slices.Contains(r.Filters[s.Facet], s.Term) {
+		if slices.Contains(r.Filters[s.Facet], s.Term) {
+			continue
+		}
+		s.Count = c.facets.count(string(s.Facet), s.Term)
+		if s.Count > 0 || c.total == 0 {
 			out = append(out, s)
 		}
 	}

@@ -58,8 +58,33 @@ type Result struct {
 	// terms found in the result appear.
 	Facets map[string][]FacetCount `json:"facets"`
 	// SuggestedFilters are taxonomy terms named in the query that are not
-	// already applied as filters.
+	// already applied as filters and that results carry.
 	SuggestedFilters []Suggestion `json:"suggested_filters"`
+	// Exact is the id of the incident or playbook the query names ("IL-0171",
+	// "il-171", "171", "gpu-missing"); it is the first hit.
+	Exact string `json:"exact,omitempty"`
+	// Partial is true when the query hit its time box and optional work
+	// (typo neighbours, later words) was skipped.
+	Partial bool `json:"partial,omitempty"`
+	// Help says how to get results when there are none.
+	Help *Help `json:"help,omitempty"`
+}
+
+// Help is what a query without results can try instead.
+type Help struct {
+	// DidYouMean is the query with misspelt words replaced by the nearest
+	// words of the library, when that finds something.
+	DidYouMean string `json:"did_you_mean,omitempty"`
+	// DropFilters are the applied filters, each with the number of results
+	// the query has without it, most results first.
+	DropFilters []DropFilter `json:"drop_filters,omitempty"`
+}
+
+// DropFilter is one applied filter and the results without it.
+type DropFilter struct {
+	Facet string   `json:"facet"`
+	Terms []string `json:"terms"`
+	Count int      `json:"count"`
 }
 
 // Hit is one matching incident or playbook.
@@ -69,6 +94,8 @@ type Hit struct {
 	Title   string  `json:"title"`
 	Summary string  `json:"summary"`
 	Score   float64 `json:"score"`
+	// Exact marks the document whose id the query is.
+	Exact bool `json:"exact,omitempty"`
 	// Fragments are short HTML-safe excerpts with matches wrapped in <mark>.
 	// Keys are "title", "summary", "signals", "sources", "#anchor" for a
 	// body section (the anchor of its heading, so the page can link to the
@@ -88,9 +115,12 @@ type FacetCount struct {
 // Suggestion is a taxonomy term the query names, offered as a one-click
 // filter.
 type Suggestion struct {
-	Facet library.Facet `json:"facet"`
-	Term  string        `json:"term"`
-	Label string        `json:"label"`
+	Facet   library.Facet `json:"facet"`
+	Term    string        `json:"term"`
+	Label   string        `json:"label"`
+	LabelKo string        `json:"label_ko,omitempty"`
+	// Count is the number of results classified under the term.
+	Count int `json:"count"`
 }
 
 // QueryError reports a request the user has to fix: an unclosed quote, an

@@ -72,11 +72,17 @@ func TestSearchSeedIntents(t *testing.T) {
 	}
 	res := search(t, Request{Query: "taint toleration GPU mismatch"})
 	for _, want := range []Suggestion{
-		{library.FacetSymptom, "untolerated-taint", "Untolerated taint"},
-		{library.FacetComponent, "gpu-hardware", "GPU hardware"},
+		{Facet: library.FacetSymptom, Term: "untolerated-taint", Label: "Untolerated taint"},
+		{Facet: library.FacetComponent, Term: "gpu-hardware", Label: "GPU hardware"},
 	} {
-		if !slices.Contains(res.SuggestedFilters, want) {
-			t.Errorf("suggested filters %v lack %v", res.SuggestedFilters, want)
+		found := false
+		for _, s := range res.SuggestedFilters {
+			if s.Facet == want.Facet && s.Term == want.Term && s.Label == want.Label {
+				found = s.Count > 0
+			}
+		}
+		if !found {
+			t.Errorf("suggested filters %v lack %v with a count", res.SuggestedFilters, want)
 		}
 	}
 }
@@ -290,7 +296,7 @@ func TestResultJSONShape(t *testing.T) {
 		t.Errorf("hit keys %v", keys)
 	}
 	sug := got["suggested_filters"].([]any)[0].(map[string]any)
-	if keys := sortedMapKeys(sug); !slices.Equal(keys, []string{"facet", "label", "term"}) {
+	if keys := sortedMapKeys(sug); !slices.Equal(keys, []string{"count", "facet", "label", "label_ko", "term"}) {
 		t.Errorf("suggestion keys %v", keys)
 	}
 	fc := got["facets"].(map[string]any)["symptom"].([]any)[0].(map[string]any)

@@ -78,7 +78,7 @@ func Suggest(tax *library.Taxonomy, query string) []Suggestion {
 func (m *Matcher) Suggest(query string) []Suggestion {
 	var out []Suggestion
 	for _, tm := range m.matches(normalWords(query)) {
-		out = append(out, Suggestion{Facet: tm.term.Facet, Term: tm.term.ID, Label: tm.term.Label})
+		out = append(out, Suggestion{Facet: tm.term.Facet, Term: tm.term.ID, Label: tm.term.Label, LabelKo: tm.term.LabelKo})
 		if len(out) == maxSuggestions {
 			break
 		}
@@ -135,37 +135,25 @@ func matchAt(p phrase, words []string, i int) int {
 	return i + len(p.words)
 }
 
-// koreanParticles are the endings Korean attaches to nouns ("노드가",
-// "드라이버를"); a query word with one still names the noun.
-var koreanParticles = []string{"이", "가", "을", "를", "은", "는", "의", "에", "에서", "로", "으로", "와", "과", "도", "만", "이나", "나", "에게", "까지", "부터", "처럼", "하고", "이랑", "랑"}
-
-func sameWord(name, query string) bool {
-	if name == query {
-		return true
-	}
-	if !strings.HasPrefix(query, name) || !hasHangul(name) {
-		return false
-	}
-	rest := query[len(name):]
-	for _, p := range koreanParticles {
-		if rest == p {
-			return true
-		}
-	}
-	return false
-}
+// sameWord compares a word of a term's name with a query word; both went
+// through normalWords, which strips Korean particles on both sides.
+func sameWord(name, query string) bool { return name == query }
 
 var pluralStemmer = en.NewEnglishPluralStemmerFilter()
 
 // normalWords splits s into lower-case words of letters and digits, with
-// English plurals reduced to the singular. Punctuation separates words, so
+// English plurals reduced to the singular and Korean words split from
+// attached English ("GPU가") and stripped of particles ("노드가"). Punctuation separates words, so
 // "nvidia.com/gpu" is three words on both sides of the comparison, and only
 // plurals are folded because full stemming would equate "scheduled" with
 // "scheduler" and suggest the wrong component.
 func normalWords(s string) []string {
-	fields := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+	var fields []string
+	for _, f := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
+	}) {
+		fields = append(fields, queryWords(f)...)
+	}
 	stream := make(analysis.TokenStream, 0, len(fields))
 	for _, f := range fields {
 		stream = append(stream, &analysis.Token{Term: []byte(f)})

@@ -69,7 +69,9 @@ func TestNormalWords(t *testing.T) {
 	for in, want := range map[string][]string{
 		"Insufficient nvidia.com/gpu": {"insufficient", "nvidia", "com", "gpu"},
 		"Tolerations, taints":         {"toleration", "taint"},
-		"노드가 NotReady":                {"노드가", "notready"},
+		"노드가 NotReady":                {"노드", "notready"},
+		"GPU가 안 보임":                  {"gpu", "안", "보임"},
+		"파드에서 OOM이":                  {"파드", "oom"},
 		"":                            {},
 	} {
 		if diff := cmp.Diff(want, normalWords(in)); diff != "" {

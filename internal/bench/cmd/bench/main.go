@@ -120,7 +120,7 @@ func runChild(ctx context.Context, name string, args []string, stdout, stderr io
 	rounds := fl.Int("rounds", 20, "passes over the query mix at most")
 	classifies := fl.Int("classify", 1000, "classify calls at most")
 	budget := fl.Duration("budget", 40*time.Second, "time for each measurement")
-	cpuProf := fl.String("cpuprofile", "", "child-phases: write a CPU profile")
+	cpuProf := fl.String("cpuprofile", "", "child-phases, child-search: write a CPU profile (of the query mix for child-search)")
 	heapProf := fl.String("memprofile", "", "child-phases: write a heap profile after the cold load")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -129,7 +129,7 @@ func runChild(ctx context.Context, name string, args []string, stdout, stderr io
 	var err error
 	switch name {
 	case "child-search":
-		v, err = bench.MeasureSearch(ctx, *lib, *data, bench.Budget{Rounds: *rounds, Classifies: *classifies, Time: *budget})
+		v, err = bench.MeasureSearch(ctx, *lib, *data, bench.Budget{Rounds: *rounds, Classifies: *classifies, Time: *budget}, bench.ProfileOptions{CPU: *cpuProf})
 	case "child-phases":
 		v, err = bench.MeasurePhases(ctx, *lib, *data, bench.ProfileOptions{CPU: *cpuProf, Heap: *heapProf})
 	case "child-fts":

@@ -1,0 +1,430 @@
+package search
+
+import (
+	"context"
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"sort"
+	"time"
+
+	bsearch "github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// The query engine reads bleve's posting lists directly and scores in flat
+// arrays indexed by document rank, instead of building a tree of bleve
+// searchers. A tree walked every field of every word with a heap of
+// DocumentMatch values per step, and cost 12 ms of CPU per query at 10,000
+// incidents; the arrays cost a few additions per posting. bleve still does
+// the analysis, the dictionaries (typo neighbours) and phrase matching.
+
+// BM25 parameters, as bleve and Lucene use them.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// Bounds on the work of one query (see Search). A query beyond the caps is
+// refused with a QueryError; the time box stops the optional work (typo
+// neighbours, more words) and marks the result partial.
+const (
+	maxQueryWords   = 40 // typed words, after quotes are taken out
+	maxWordsMatched = 48 // words after Korean splitting (the mask is 64 bits)
+	maxPhrases      = 8
+	queryTimeBox    = 150 * time.Millisecond
+)
+
+// scratch holds the per-query arrays. They are as long as the library and
+// reused through a pool, so a query allocates nothing in proportion to it.
+type scratch struct {
+	total    []float32 // score summed over words, by rank
+	mask     []uint64  // words matched, by rank
+	wbest    []float32 // best leaf of the current word
+	wsum     []float32 // all leaves of the current word
+	lcnt     []uint8   // tokens of the current leaf matched
+	lsum     []float32 // their score
+	wtouched []int32
+	ltouched []int32
+	cands    []int32 // every rank that matched a word
+	tfd      index.TermFieldDoc
+}
+
+func (ix *Index) getScratch() *scratch {
+	if s, ok := ix.pool.Get().(*scratch); ok {
+		return s
+	}
+	n := len(ix.byRank)
+	return &scratch{total: make([]float32, n), mask: make([]uint64, n), wbest: make([]float32, n), wsum: make([]float32, n),
+		lcnt: make([]uint8, n), lsum: make([]float32, n)}
+}
+
+func (ix *Index) putScratch(s *scratch) {
+	for _, r := range s.cands {
+		s.total[r], s.mask[r] = 0, 0
+	}
+	s.cands, s.wtouched, s.ltouched = s.cands[:0], s.wtouched[:0], s.ltouched[:0]
+	ix.pool.Put(s)
+}
+
+// matcher state of one query run.
+type run struct {
+	ix       *Index
+	r        index.IndexReader
+	s        *scratch
+	ctx      context.Context
+	deadline time.Time
+	weights  []float64 // coordination weight of each word and phrase
+	partial  bool
+	postings int
+}
+
+func (u *run) expired() bool {
+	if u.partial {
+		return true
+	}
+	if u.postings&4095 == 0 && (time.Now().After(u.deadline) || u.ctx.Err() != nil) {
+		u.partial = true
+	}
+	return u.partial
+}
+
+// idf is BM25's inverse document frequency.
+func idf(docs, df float64) float64 {
+	return math.Log(1 + (docs-df+0.5)/(df+0.5))
+}
+
+// leaf adds the matches of one leaf to the current word. It returns the
+// leaf's idf (its rarest token), for coordination.
+func (u *run) leaf(l leaf) (float64, error) {
+	ix, s := u.ix, u.s
+	docs := float64(len(ix.byRank))
+	avg := ix.avgLen[l.field]
+	b := bm25B
+	if avg <= 0 {
+		b = 0
+	}
+	single := len(l.tokens) == 1
+	best, dead := 0.0, false
+	for _, tok := range l.tokens {
+		tfr, err := u.r.TermFieldReader(u.ctx, []byte(tok), l.field, true, true, false)
+		if err != nil {
+			return 0, err
+		}
+		df := float64(tfr.Count())
+		if df == 0 {
+			tfr.Close()
+			if !single {
+				dead = true // a token no document has: the leaf cannot match
+				break
+			}
+			continue
+		}
+		w := idf(docs, df)
+		best = max(best, w)
+		for {
+			d, err := tfr.Next(s.tfd.Reset())
+			if err != nil {
+				tfr.Close()
+				return 0, err
+			}
+			if d == nil {
+				break
+			}
+			u.postings++
+			num := d.ID.Value()
+			if num >= uint64(len(ix.rankOf)) {
+				continue
+			}
+			rank := ix.rankOf[num]
+			if rank < 0 {
+				continue
+			}
+			tf := float64(d.Freq)
+			norm := 1.0
+			if b > 0 && d.Norm > 0 {
+				norm = 1 - b + b*(1/(d.Norm*d.Norm))/avg
+			}
+			sc := float32(w * tf * (bm25K1 + 1) / (tf + bm25K1*norm))
+			if single {
+				u.addWord(rank, sc*float32(l.boost))
+				continue
+			}
+			if s.lcnt[rank] == 0 {
+				s.ltouched = append(s.ltouched, rank)
+			}
+			s.lcnt[rank]++
+			s.lsum[rank] += sc
+		}
+		tfr.Close()
+		if u.expired() {
+			break
+		}
+	}
+	if !single {
+		n := uint8(len(l.tokens))
+		for _, rank := range s.ltouched {
+			if s.lcnt[rank] == n && !dead {
+				u.addWord(rank, s.lsum[rank]*float32(l.boost))
+			}
+			s.lcnt[rank], s.lsum[rank] = 0, 0
+		}
+		s.ltouched = s.ltouched[:0]
+	}
+	return best, nil
+}
+
+// facet adds the documents classified under a term the word names.
+func (u *run) facet(f facetLeaf) float64 {
+	docs := u.ix.facets.docs[f.value]
+	if len(docs) == 0 {
+		return 0
+	}
+	w := idf(float64(len(u.ix.byRank)), float64(len(docs)))
+	sc := float32(w * f.boost)
+	for _, rank := range docs {
+		u.addWord(rank, sc)
+	}
+	u.postings += len(docs)
+	return w
+}
+
+func (u *run) addWord(rank int32, sc float32) {
+	s := u.s
+	if s.wsum[rank] == 0 {
+		s.wtouched = append(s.wtouched, rank)
+	}
+	s.wsum[rank] += sc
+	if sc > s.wbest[rank] {
+		s.wbest[rank] = sc
+	}
+}
+
+// endWord folds the current word into the totals as word number bit.
+func (u *run) endWord(bit int) {
+	s := u.s
+	for _, rank := range s.wtouched {
+		best, sum := s.wbest[rank], s.wsum[rank]
+		if s.mask[rank] == 0 {
+			s.cands = append(s.cands, rank)
+		}
+		s.total[rank] += best + tieBreaker*(sum-best)
+		s.mask[rank] |= 1 << bit
+		s.wbest[rank], s.wsum[rank] = 0, 0
+	}
+	s.wtouched = s.wtouched[:0]
+}
+
+// phrase adds the documents holding a quoted phrase, through bleve's phrase
+// searcher on the fields that keep positions.
+func (u *run) phrase(p string, bit int) error {
+	var qs []query.Query
+	for _, field := range []string{fieldAll, fieldCode, fieldKorean} {
+		m := query.NewMatchPhraseQuery(p)
+		m.SetField(field)
+		qs = append(qs, m)
+	}
+	d := query.NewDisjunctionQuery(qs)
+	ctx := context.WithValue(u.ctx, bsearch.GetScoringModelCallbackKey,
+		bsearch.GetScoringModelCallbackFn(func() string { return index.BM25Scoring }))
+	ctx = context.WithValue(ctx, bsearch.BM25StatsKey, u.ix.bm25)
+	se, err := d.Searcher(ctx, u.r, u.ix.bleve.Mapping(), bsearch.SearcherOptions{Score: "none"})
+	if err != nil {
+		return err
+	}
+	defer se.Close()
+	sctx := &bsearch.SearchContext{DocumentMatchPool: bsearch.NewDocumentMatchPool(se.DocumentMatchPoolSize(), 0), IndexReader: u.r}
+	for {
+		dm, err := se.Next(sctx)
+		if err != nil {
+			return err
+		}
+		if dm == nil {
+			break
+		}
+		num := dm.IndexInternalID.Value()
+		sctx.DocumentMatchPool.Put(dm)
+		if num < uint64(len(u.ix.rankOf)) && u.ix.rankOf[num] >= 0 {
+			u.addWord(u.ix.rankOf[num], phraseWeight)
+		}
+	}
+	u.endWord(bit)
+	return nil
+}
+
+// tiers of a query, from strict to loose: every significant word, most of
+// them, any of them. Search keeps the first tier with enough matches.
+type tier int
+
+const (
+	allWords tier = iota
+	mostWords
+	anyWord
+)
+
+// selector decides which candidates belong to the result set, and scores
+// them with coordination: a document missing words loses the share of the
+// query's weight (rarity) that they carry, squared.
+type selector struct {
+	sig, phrases uint64
+	need         int // significant words required in the middle tier
+	weights      []float64
+	sumWeight    float64
+	t            tier
+}
+
+func (u *run) selector(p *plan) *selector {
+	sel := &selector{weights: u.weights}
+	for i, w := range p.words {
+		if w.significant {
+			sel.sig |= 1 << i
+			sel.sumWeight += u.weights[i]
+		}
+	}
+	for j := range p.phrases {
+		sel.phrases |= 1 << (len(p.words) + j)
+		sel.sumWeight += u.weights[len(p.words)+j]
+	}
+	sel.need = minShould(bits.OnesCount64(sel.sig))
+	return sel
+}
+
+func (sel *selector) pass(mask uint64) bool {
+	if mask&sel.phrases != sel.phrases {
+		return false
+	}
+	switch sel.t {
+	case allWords:
+		return mask&sel.sig == sel.sig
+	case mostWords:
+		return bits.OnesCount64(mask&sel.sig) >= sel.need
+	}
+	return sel.sig == 0 || mask&sel.sig != 0 || sel.phrases != 0
+}
+
+func (sel *selector) coord(mask uint64) float64 {
+	if sel.sumWeight == 0 {
+		return 1
+	}
+	got := 0.0
+	for m := mask & (sel.sig | sel.phrases); m != 0; m &= m - 1 {
+		got += sel.weights[bits.TrailingZeros64(m)]
+	}
+	return math.Pow(got/sel.sumWeight, coordPower)
+}
+
+// match runs the plan: every word's leaves, then the phrases, leaving the
+// scores and masks in u.s.
+func (u *run) match(p *plan) error {
+	u.weights = make([]float64, len(p.words)+len(p.phrases))
+	for i, w := range p.words {
+		wt := 0.0
+		for _, l := range w.leaves {
+			if l.boost == boostFuzzy && u.expired() {
+				continue // typo neighbours are the first work a time box drops
+			}
+			x, err := u.leaf(l)
+			if err != nil {
+				return err
+			}
+			if l.boost != boostFuzzy && l.boost != boostLatinInKo {
+				wt = max(wt, x)
+			}
+		}
+		for _, f := range w.facets {
+			wt = max(wt, u.facet(f))
+		}
+		u.endWord(i)
+		u.weights[i] = max(wt, minWordWeight)
+		if u.expired() {
+			break
+		}
+	}
+	for j, ph := range p.phrases {
+		if err := u.phrase(ph, len(p.words)+j); err != nil {
+			return err
+		}
+		u.weights[len(p.words)+j] = phraseWeight * 3
+	}
+	return nil
+}
+
+// docID is bleve's internal id of the document of rank.
+func (ix *Index) docID(rank int) index.IndexInternalID {
+	id := make(index.IndexInternalID, 8)
+	binary.BigEndian.PutUint64(id, ix.docOf[rank])
+	return id
+}
+
+// locate reads the match positions of the plan's leaves in the documents
+// of ranks, for the phrase bonus and the highlights: a posting list is
+// advanced to each of those documents only, in document order.
+func (ix *Index) locate(ctx context.Context, r index.IndexReader, p *plan, ranks []int) (map[int]bsearch.FieldTermLocationMap, error) {
+	order := append([]int(nil), ranks...)
+	sort.Slice(order, func(i, j int) bool { return ix.docOf[order[i]] < ix.docOf[order[j]] })
+	out := make(map[int]bsearch.FieldTermLocationMap, len(order))
+	type ft struct{ field, term string }
+	done := map[ft]bool{}
+	var leaves []leaf
+	for _, w := range p.words {
+		leaves = append(leaves, w.leaves...)
+	}
+	for _, ph := range p.phrases {
+		leaves = append(leaves, ix.englishLeaves(ph, 1)...)
+		leaves = append(leaves, ix.koreanLeaves(ph)...)
+	}
+	var tfd index.TermFieldDoc
+	for _, l := range leaves {
+		if !l.positions {
+			continue
+		}
+		for _, tok := range l.tokens {
+			if done[ft{l.field, tok}] {
+				continue
+			}
+			done[ft{l.field, tok}] = true
+			tfr, err := r.TermFieldReader(ctx, []byte(tok), l.field, false, false, true)
+			if err != nil {
+				return nil, err
+			}
+			if tfr.Count() == 0 {
+				tfr.Close()
+				continue
+			}
+			for _, rank := range order {
+				want := ix.docID(rank)
+				d, err := tfr.Advance(want, tfd.Reset())
+				if err != nil {
+					tfr.Close()
+					return nil, err
+				}
+				if d == nil {
+					break
+				}
+				if d.ID.Compare(want) != 0 {
+					continue
+				}
+				m := out[rank]
+				if m == nil {
+					m = bsearch.FieldTermLocationMap{}
+					out[rank] = m
+				}
+				tl := m[l.field]
+				if tl == nil {
+					tl = bsearch.TermLocationMap{}
+					m[l.field] = tl
+				}
+				for _, v := range d.Vectors {
+					loc := &bsearch.Location{Pos: v.Pos, Start: v.Start, End: v.End}
+					if len(v.ArrayPositions) > 0 {
+						loc.ArrayPositions = append(bsearch.ArrayPositions(nil), v.ArrayPositions...)
+					}
+					tl[tok] = append(tl[tok], loc)
+				}
+			}
+			tfr.Close()
+		}
+	}
+	return out, nil
+}
