@@ -1,7 +1,5 @@
 package search
 
-
-
 // scored is one matching document.
 type scored struct {
 	rank  int

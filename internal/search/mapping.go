@@ -103,8 +103,8 @@ func fieldAnalyzers() map[string]string {
 	m := map[string]string{
 		fieldKorean:  analyzerKo,
 		fieldKoTitle: analyzerKo,
-		fieldWords:  analyzerWords,
-		fieldIdent:  keyword.Name,
+		fieldWords:   analyzerWords,
+		fieldIdent:   keyword.Name,
 	}
 	for _, f := range []string{fieldTitle, fieldSummary, fieldSignals, fieldSources, fieldOrgText, fieldAll, fieldCode} {
 		m[f] = en.AnalyzerName

@@ -195,7 +195,6 @@ func (ix *Index) gather(u *run, sel *selector, p *plan, filter *docFilter, k int
 	return c
 }
 
-
 // hit renders one result.
 func (ix *Index) hit(d scored, locs bsearch.FieldTermLocationMap, doc func() *document, named ...termMatch) Hit {
 	src := ix.byRank[d.rank]

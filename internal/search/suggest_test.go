@@ -70,8 +70,8 @@ func TestNormalWords(t *testing.T) {
 		"Insufficient nvidia.com/gpu": {"insufficient", "nvidia", "com", "gpu"},
 		"Tolerations, taints":         {"toleration", "taint"},
 		"노드가 NotReady":                {"노드", "notready"},
-		"GPU가 안 보임":                  {"gpu", "안", "보임"},
-		"파드에서 OOM이":                  {"파드", "oom"},
+		"GPU가 안 보임":                   {"gpu", "안", "보임"},
+		"파드에서 OOM이":                   {"파드", "oom"},
 		"":                            {},
 	} {
 		if diff := cmp.Diff(want, normalWords(in)); diff != "" {
