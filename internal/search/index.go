@@ -35,6 +35,7 @@ type Index struct {
 	rankOf   []int32            // bleve document number -> rank
 	docOf    []uint64           // rank -> bleve document number
 	pool     sync.Pool          // *scratch
+	cache    *resultCache       // nil when off
 	info     Info
 }
 
@@ -96,6 +97,11 @@ func DirName(hash string) string {
 // index is removed and rebuilt rather than reported: it is only a cache of
 // the library.
 func Open(dir string, lib *library.Library) (*Index, error) {
+	return OpenWith(dir, lib, Options{CacheBytes: -1})
+}
+
+// OpenWith is Open with options.
+func OpenWith(dir string, lib *library.Library, opt Options) (*Index, error) {
 	start := time.Now()
 	if lib == nil || lib.Taxonomy == nil || lib.Hash == "" {
 		return nil, errors.New("search: open: library without taxonomy or content hash")
@@ -104,6 +110,7 @@ func Open(dir string, lib *library.Library) (*Index, error) {
 		return nil, fmt.Errorf("search: open: %w", err)
 	}
 	ix := newIndex(lib)
+	ix.cache = newResultCache(opt.CacheBytes, opt.OnCache)
 	path := filepath.Join(dir, DirName(lib.Hash))
 	ix.info.Path = path
 

@@ -38,6 +38,24 @@ var koreanParticles = []string{
 	"이", "가", "을", "를", "은", "는", "의", "에", "로", "와", "과", "도", "만", "나", "랑", "란",
 }
 
+// koreanEndings turn a noun into a verb or adjective and are dropped like
+// particles: "교체됨" is 교체 (replacement), "실패했음" is 실패 (failure).
+// Sino-Korean nouns with 하다/되다 are how Korean writes most technical
+// verbs, so this covers what people type about failures.
+var koreanEndings = []string{
+	"되었습니다", "되었는데", "되었어요", "됐습니다", "했습니다", "되었음", "되었다", "되어서", "됐는데", "했는데", "하는데", "되는데",
+	"됐어요", "했어요", "해요", "돼요", "됩니다", "합니다", "됐음", "했음", "됐다", "했다", "되고", "하고", "되는", "하는", "되면", "하면",
+	"돼서", "해서", "되지", "하지", "인데", "됨", "함", "된", "한", "중", "임",
+}
+
+// koreanStopWords are adverbs and fillers that say nothing about the
+// failure; they may match but are never required.
+var koreanStopWords = map[string]bool{
+	"자꾸": true, "계속": true, "왜": true, "어떻게": true, "너무": true, "갑자기": true, "좀": true, "또": true, "그냥": true,
+	"이상하게": true, "자주": true, "항상": true, "가끔": true, "다": true, "모두": true, "전부": true, "방법": true, "해결": true,
+	"문제": true, "현상": true, "상태": true, "관련": true, "경우": true, "때": true, "후": true, "이후": true, "뒤": true,
+}
+
 // isParticle reports whether s is only a particle.
 func isParticle(s string) bool {
 	for _, p := range koreanParticles {
@@ -54,6 +72,11 @@ func isParticle(s string) bool {
 // (평가, 추가, 속도, 결과).
 func stripParticle(w string) string {
 	n := utf8.RuneCountInString(w)
+	for _, e := range koreanEndings {
+		if strings.HasSuffix(w, e) && n-utf8.RuneCountInString(e) >= 2 {
+			return w[:len(w)-len(e)]
+		}
+	}
 	for _, p := range koreanParticles {
 		if !strings.HasSuffix(w, p) {
 			continue

@@ -58,5 +58,11 @@ func parseQuery(s string) (*userQuery, error) {
 		}
 	}
 	q.loose = strings.Join(loose, " ")
+	if len(loose) > maxQueryWords {
+		return nil, badQuery("the query has %d words; the limit is %d (paste the error line that matters, or use the triage page for a whole log)", len(loose), maxQueryWords)
+	}
+	if len(q.phrases) > maxPhrases {
+		return nil, badQuery("the query has %d quoted phrases; the limit is %d", len(q.phrases), maxPhrases)
+	}
 	return q, nil
 }

@@ -31,8 +31,8 @@ func placeWeight(key string) float64 {
 // segment of the "all" field), weighted by that place. Computing it from the
 // match positions of the top documents replaces a phrase query, which had
 // to check positions in every matching document.
-func phraseBonus(query analysis.TokenStream, locs bsearch.FieldTermLocationMap, d *document) float64 {
-	if len(query) < 2 || len(locs) == 0 || d == nil {
+func phraseBonus(query analysis.TokenStream, locs bsearch.FieldTermLocationMap, doc func() *document) float64 {
+	if len(query) < 2 || len(locs) == 0 {
 		return 0
 	}
 	terms := locs[fieldAll]
@@ -52,7 +52,6 @@ func phraseBonus(query analysis.TokenStream, locs bsearch.FieldTermLocationMap, 
 		}
 		has[term] = set
 	}
-	segs := d.text[fieldAll]
 	adjacent := map[uint64]int{}
 	for i := 1; i < len(query); i++ {
 		prev, next := query[i-1], query[i]
@@ -65,6 +64,10 @@ func phraseBonus(query analysis.TokenStream, locs bsearch.FieldTermLocationMap, 
 			}
 		}
 	}
+	if len(adjacent) == 0 {
+		return 0
+	}
+	segs := doc().text[fieldAll]
 	best := 0.0
 	for array, n := range adjacent {
 		key := ""

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -93,35 +94,55 @@ func (ix *Index) plan(r index.IndexReader, q *userQuery) *plan {
 			}
 		}
 	}
-	var loose []string
-	for _, w := range words {
-		loose = append(loose, w)
-	}
-	p.tokens = ix.english.Analyze([]byte(strings.Join(loose, " ")))
-	terms := ix.termLeaves(words)
-	p.named = ix.matcher.matches(normalWords(strings.Join(words, " ")))
+	p.tokens = ix.english.Analyze([]byte(strings.Join(words, " ")))
+	// Slots: a word, or a Korean expression of several words the glossary
+	// knows ("안 보임"), with its English rendering for taxonomy matching.
 	gloss := glossary.spans(words)
+	type slot struct {
+		text, english string
+		renderings    []string
+	}
+	var slots []slot
 	for i := 0; i < len(words); i++ {
-		if g, ok := gloss[i]; ok && g.end > i+1 {
-			// A Korean expression of several words ("안 보임") is one word.
-			span := words[i:g.end]
-			qw := qword{text: strings.Join(span, " "), significant: true}
-			qw.leaves = append(qw.leaves, ix.koreanLeaves(strings.Join(span, " "))...)
-			for _, e := range g.english {
-				qw.leaves = append(qw.leaves, ix.englishLeaves(e, boostGloss)...)
-			}
-			for k := i; k < g.end; k++ {
-				qw.facets = appendFacets(qw.facets, ix, terms[k])
-			}
-			p.words = append(p.words, qw)
-			i = g.end - 1
-			continue
-		}
-		qw := ix.word(r, words[i], terms[i])
+		sl := slot{text: words[i], english: words[i]}
 		if g, ok := gloss[i]; ok {
-			for _, e := range g.english {
-				qw.leaves = append(qw.leaves, ix.englishLeaves(e, boostGloss)...)
+			sl.text = strings.Join(words[i:g.end], " ")
+			sl.english, sl.renderings = g.english[0], g.english
+			i = g.end - 1
+		}
+		slots = append(slots, sl)
+	}
+	orig, eng := make([]string, len(slots)), make([]string, len(slots))
+	for i, sl := range slots {
+		orig[i], eng[i] = sl.text, sl.english
+	}
+	terms := ix.termLeaves(orig)
+	for i, ts := range ix.termLeaves(eng) {
+		for _, t := range ts {
+			if !slices.ContainsFunc(terms[i], func(x namedTerm) bool { return x.Facet == t.Facet && x.ID == t.ID }) {
+				terms[i] = append(terms[i], t)
 			}
+		}
+	}
+	p.named = ix.matcher.matches(normalWords(strings.Join(orig, " ")))
+	for _, tm := range ix.matcher.matches(normalWords(strings.Join(eng, " "))) {
+		if !slices.ContainsFunc(p.named, func(x termMatch) bool { return x.term == tm.term }) {
+			p.named = append(p.named, tm)
+		}
+	}
+	for i, sl := range slots {
+		var qw qword
+		if strings.Contains(sl.text, " ") {
+			qw = qword{text: sl.text, significant: true, leaves: ix.koreanLeaves(sl.text)}
+			qw.facets = appendFacets(qw.facets, ix, terms[i])
+		} else {
+			qw = ix.word(r, sl.text, terms[i])
+		}
+		for _, e := range sl.renderings {
+			qw.leaves = append(qw.leaves, ix.englishLeaves(e, boostGloss)...)
+		}
+		if len(sl.renderings) > 0 && !koreanStopWords[sl.text] {
+			qw.significant = true
 		}
 		if len(qw.leaves) > 0 || len(qw.facets) > 0 {
 			p.words = append(p.words, qw)
@@ -148,7 +169,7 @@ func (ix *Index) word(r index.IndexReader, w string, terms []namedTerm) qword {
 	qw.facets = appendFacets(qw.facets, ix, terms)
 	if hasHangul(w) {
 		qw.leaves = append(qw.leaves, ix.koreanLeaves(w)...)
-		qw.significant = len(qw.leaves) > 0 && len([]rune(w)) >= 2
+		qw.significant = len(qw.leaves) > 0 && len([]rune(w)) >= 2 && !koreanStopWords[w]
 	} else {
 		qw.leaves = append(qw.leaves, ix.englishLeaves(w, 1)...)
 		qw.significant = len(qw.leaves) > 0 && letterCount(w) > 0

@@ -11,8 +11,13 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// minMRR is the relevance the search must keep on testdata/relevance.yaml.
-const minMRR = 0.85
+// minMRR is the relevance the search must keep on testdata/relevance.yaml,
+// over all queries and over the Korean and mixed ones alone (any query with
+// Hangul), of which there must be minKorean.
+const (
+	minMRR    = 0.85
+	minKorean = 40
+)
 
 type relevanceCase struct {
 	Query  string   `yaml:"query"`
@@ -36,8 +41,8 @@ func TestRelevance(t *testing.T) {
 		t.Errorf("the relevance set has %d queries, want at least 40", len(cases))
 	}
 	ix := sharedIndex(t)
-	var sumRR float64
-	var hit3 int
+	var sumRR, koRR float64
+	var hit3, ko int
 	var misses []string
 	for _, c := range cases {
 		for _, id := range c.Expect {
@@ -62,6 +67,12 @@ func TestRelevance(t *testing.T) {
 		if rank > 0 {
 			sumRR += 1 / float64(rank)
 		}
+		if hasHangul(c.Query) {
+			ko++
+			if rank > 0 {
+				koRR += 1 / float64(rank)
+			}
+		}
 		if rank > 0 && rank <= 3 {
 			hit3++
 		}
@@ -77,5 +88,12 @@ func TestRelevance(t *testing.T) {
 	}
 	if mrr < minMRR {
 		t.Errorf("MRR@10 %.3f is below %.2f", mrr, minMRR)
+	}
+	if ko < minKorean {
+		t.Errorf("the relevance set has %d Korean or mixed queries, want at least %d", ko, minKorean)
+	} else if koMRR := koRR / float64(ko); koMRR < minMRR {
+		t.Errorf("MRR@10 over the %d Korean and mixed queries %.3f is below %.2f", ko, koMRR, minMRR)
+	} else {
+		t.Logf("Korean and mixed queries: %d, MRR@10 %.3f", ko, koMRR)
 	}
 }

@@ -35,7 +35,28 @@ const strictEnough = 20
 // The kind (incident or playbook) selects a tab of one result: the tier,
 // the total of each tab (Facets["kind"]) and the "all" tab are computed
 // without it, so "All" is always the union of the tabs.
+//
+// Answers come from the index's result cache when the same request (up to
+// case and spacing) was answered before; a cached Result is shared, so
+// callers must not modify it.
 func (ix *Index) Search(ctx context.Context, r Request) (*Result, error) {
+	if ix.cache == nil {
+		return ix.search(ctx, r)
+	}
+	key := cacheKey(r)
+	if res, ok := ix.cache.get(key); ok {
+		cp := *res
+		cp.Query = r.Query
+		return &cp, nil
+	}
+	res, err := ix.search(ctx, r)
+	if err == nil && !res.Partial {
+		ix.cache.put(key, res)
+	}
+	return res, err
+}
+
+func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 	page, perPage, err := paging(r)
 	if err != nil {
 		return nil, err
@@ -84,7 +105,7 @@ func (ix *Index) Search(ctx context.Context, r Request) (*Result, error) {
 	res.Total, res.Facets, res.Partial = c.total, c.facets.result(), u.partial
 	res.Facets[facetKind] = c.kinds
 	res.Exact = c.exact
-	res.SuggestedFilters = ix.suggestions(r, c)
+	res.SuggestedFilters = ix.suggestions(r, p, c)
 	if c.total == 0 {
 		res.Help = ix.help(filter, u, sel, uq)
 	}
@@ -120,7 +141,7 @@ func (ix *Index) Search(ctx context.Context, r Request) (*Result, error) {
 		if d.score == exactScore {
 			continue
 		}
-		if b := phraseBonus(p.tokens, locs[d.rank], doc(d.rank)); b > 0 {
+		if b := phraseBonus(p.tokens, locs[d.rank], func() *document { return doc(d.rank) }); b > 0 {
 			win[i].score = d.score * (1 + b)
 		}
 	}
@@ -263,9 +284,13 @@ func paging(r Request) (page, perPage int, err error) {
 // suggestions are the terms the query names, minus filters already applied,
 // each with the number of results it would keep. A term none of the results
 // carries is not offered: it would empty the page.
-func (ix *Index) suggestions(r Request, c *collection) []Suggestion {
+func (ix *Index) suggestions(r Request, p *plan, c *collection) []Suggestion {
 	out := []Suggestion{}
-	for _, s := range ix.matcher.Suggest(r.Query) {
+	for _, tm := range p.named {
+		if len(out) == maxSuggestions {
+			break
+		}
+		s := Suggestion{Facet: tm.term.Facet, Term: tm.term.ID, Label: tm.term.Label, LabelKo: tm.term.LabelKo}
 		if slices.Contains(r.Filters[s.Facet], s.Term) {
 			continue
 		}

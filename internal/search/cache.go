@@ -1,0 +1,169 @@
+package search
+
+import (
+	"container/list"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"casebook/internal/library"
+)
+
+// DefaultCacheBytes bounds the result cache of an index unless Options say
+// otherwise: about 10,000 answers of a page of 20.
+const DefaultCacheBytes = 32 << 20
+
+// Options tune an open index.
+type Options struct {
+	// CacheBytes bounds the result cache; 0 turns it off, negative means
+	// DefaultCacheBytes.
+	CacheBytes int64
+	// OnCache is told of every cache lookup (hit or miss), for metrics.
+	OnCache func(hit bool)
+}
+
+// resultCache keeps recent answers, least recently used out first, bounded
+// by an estimate of their size in bytes. It belongs to one Index, so its
+// keys are implicitly those of one content hash: a reload opens a new index
+// with an empty cache and the old one goes with the old index.
+type resultCache struct {
+	mu       sync.Mutex
+	max, cur int64
+	order    *list.List // of *cacheEntry, most recent first
+	byKey    map[string]*list.Element
+	on       func(bool)
+	hits     atomic.Uint64
+	misses   atomic.Uint64
+}
+
+type cacheEntry struct {
+	key  string
+	res  *Result
+	size int64
+}
+
+func newResultCache(max int64, on func(bool)) *resultCache {
+	if max == 0 {
+		return nil
+	}
+	if max < 0 {
+		max = DefaultCacheBytes
+	}
+	return &resultCache{max: max, order: list.New(), byKey: map[string]*list.Element{}, on: on}
+}
+
+// cacheKey is the request normalised: the query folded to lower case with
+// runs of spaces as one (search ignores case and spacing), filters sorted.
+func cacheKey(r Request) string {
+	var b strings.Builder
+	b.WriteString(strings.Join(strings.Fields(strings.ToLower(smartQuotes.Replace(r.Query))), " "))
+	b.WriteString("\x00")
+	b.WriteString(r.Kind)
+	facets := make([]string, 0, len(r.Filters))
+	for f, v := range r.Filters {
+		if len(v) > 0 {
+			facets = append(facets, string(f))
+		}
+	}
+	slices.Sort(facets)
+	for _, f := range facets {
+		terms := slices.Clone(r.Filters[library.Facet(f)])
+		slices.Sort(terms)
+		b.WriteString("\x00" + f + "=" + strings.Join(terms, ","))
+	}
+	orgs := make([]string, len(r.Org))
+	for i, o := range r.Org {
+		orgs[i] = orgKey(o)
+	}
+	slices.Sort(orgs)
+	b.WriteString("\x00org=" + strings.Join(orgs, ","))
+	years := slices.Clone(r.Year)
+	slices.Sort(years)
+	b.WriteString("\x00year=")
+	for _, y := range years {
+		b.WriteString(strconv.Itoa(y) + ",")
+	}
+	b.WriteString("\x00" + strconv.Itoa(max(r.Page, 1)) + "/" + strconv.Itoa(r.PerPage))
+	return b.String()
+}
+
+func (c *resultCache) get(key string) (*Result, bool) {
+	c.mu.Lock()
+	el, ok := c.byKey[key]
+	if ok {
+		c.order.MoveToFront(el)
+	}
+	c.mu.Unlock()
+	if c.on != nil {
+		c.on(ok)
+	}
+	if !ok {
+		c.misses.Add(1)
+		return nil, false
+	}
+	c.hits.Add(1)
+	return el.Value.(*cacheEntry).res, true
+}
+
+func (c *resultCache) put(key string, res *Result) {
+	size := resultSize(res) + int64(len(key)) + 200
+	if size > c.max/8 {
+		return // one giant answer must not flush the cache
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.byKey[key]; ok {
+		return
+	}
+	c.byKey[key] = c.order.PushFront(&cacheEntry{key: key, res: res, size: size})
+	c.cur += size
+	for c.cur > c.max {
+		el := c.order.Back()
+		e := el.Value.(*cacheEntry)
+		c.order.Remove(el)
+		delete(c.byKey, e.key)
+		c.cur -= e.size
+	}
+}
+
+// resultSize estimates the memory a result holds.
+func resultSize(r *Result) int64 {
+	n := int64(len(r.Query)) + 64
+	for _, h := range r.Hits {
+		n += int64(len(h.ID)+len(h.Title)+len(h.Summary)) + 120
+		for k, fs := range h.Fragments {
+			n += int64(len(k)) + 40
+			for _, f := range fs {
+				n += int64(len(f)) + 16
+			}
+		}
+	}
+	for k, fcs := range r.Facets {
+		n += int64(len(k)) + 40
+		for _, fc := range fcs {
+			n += int64(len(fc.Term)+len(fc.Label)) + 40
+		}
+	}
+	n += int64(len(r.SuggestedFilters)) * 96
+	return n
+}
+
+// CacheStats reports the result cache's lookups since the index opened.
+type CacheStats struct {
+	Hits, Misses uint64
+	Entries      int
+	Bytes        int64
+}
+
+// CacheStats reports the result cache; all zero when it is off.
+func (ix *Index) CacheStats() CacheStats {
+	c := ix.cache
+	if c == nil {
+		return CacheStats{}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return CacheStats{Hits: c.hits.Load(), Misses: c.misses.Load(), Entries: len(c.byKey), Bytes: c.cur}
+}
