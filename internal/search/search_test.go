@@ -40,7 +40,7 @@ func TestSearchFindsTypedForms(t *testing.T) {
 	}{
 		{"Korean taxonomy name", "노드 자동 복구", "IL-0171", 3},
 		{"Korean without spaces", "노드자동복구", "IL-0171", 3},
-		{"Korean with a particle", "테인트가", "gpu-workload-not-scheduled", 3},
+		{"Korean with a particle", "테인트가", "gpu-workload-not-scheduled", 5},
 		{"identifier with dots and slash", "nvidia.com/gpu", "gpu-missing", 5},
 		{"CamelCase condition", "AcceleratedHardwareReady", "IL-0171", 1},
 		{"condition with value", "AcceleratedHardwareReady=False", "IL-0171", 1},
