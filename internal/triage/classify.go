@@ -76,14 +76,17 @@ func (c *Catalog) Classify(text string) Result {
 		}
 		hits = append(hits, c.schedulerHits(m, gpu)...)
 	}
+	cand := make([]bool, len(c.Signals))
+	var idx []int
 	for i, l := range lines {
 		if consumed[i] {
 			continue
 		}
-		for _, s := range c.Signals {
-			if s.Scope != ScopeLine {
-				continue
-			}
+		hits = append(hits, c.fragmentHits(l, lowers[i], i, gpu)...)
+		idx = c.filter.candidates(lowers[i], cand, idx)
+		for _, k := range idx {
+			cand[k] = false
+			s := c.Signals[k]
 			if at := s.find(l, lowers[i]); at >= 0 {
 				hits = append(hits, hit{sig: s, weight: s.Weight, line: i, text: l, at: at})
 			}

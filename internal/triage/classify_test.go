@@ -230,3 +230,17 @@ func BenchmarkClassifyWorstCase(b *testing.B) {
 		c.Classify(text)
 	}
 }
+
+// TestSignalsHavePrefilters keeps Classify cheap on long pastes: every line
+// signal is found through literals it needs (see lineFilter), and every
+// scheduler reason signal has literals too, so lines without any are never
+// cut into fragments.
+func TestSignalsHavePrefilters(t *testing.T) {
+	c := loadReal(t)
+	for _, i := range c.filter.always {
+		t.Errorf("signal %s has no literal of two bytes or more that every match contains; give its regex one", c.Signals[i].ID)
+	}
+	if c.fragmentLits == nil {
+		t.Error("some scheduler or preemption signal has no required literal, so every line is cut into fragments")
+	}
+}

@@ -19,11 +19,15 @@ import (
 // (1)." The reasons are parsed one by one so that the classifier can weigh
 // them against each other instead of matching the whole line.
 var (
-	fitHead     = regexp.MustCompile(`(?i)(\d+)/(\d+) nodes are available:?`)
+	// Volcano's FitErrors say "0/3 nodes are unavailable: 3 Insufficient cpu."
+	// in the same shape (pkg/scheduler/api/unschedule_info.go).
+	fitHead     = regexp.MustCompile(`(?i)(\d+)/(\d+) nodes are (?:un)?available:?`)
 	scaleUpHead = regexp.MustCompile(`(?i)pod didn't trigger scale-up(?: \([^)]*\))?:`)
-	legacyHead  = regexp.MustCompile(`(?i)no nodes are available that match all of the (?:following )?predicates:+`)
-	countFirst  = regexp.MustCompile(`^(\d+) (.+)$`)
-	countLast   = regexp.MustCompile(`^(.+?) \((\d+)\)$`)
+	// Before 1.7 the scheduler wrote "pod (x) failed to fit in any node\n
+	// fit failure summary on nodes : MatchNodeSelector (2), PodToleratesNodeTaints (1)".
+	legacyHead = regexp.MustCompile(`(?i)no nodes are available that match all of the (?:following )?predicates:+|fit failure summary on nodes\s*:`)
+	countFirst = regexp.MustCompile(`^(\d+) (.+)$`)
+	countLast  = regexp.MustCompile(`^(.+?) \((\d+)\)$`)
 	// Sentences the scheduler appends that are neither reasons nor
 	// preemption: DRA's PostFilter ("no new claims to deallocate") and
 	// the "still not schedulable" prefix of newer preemption messages.
@@ -50,8 +54,10 @@ type schedMessage struct {
 // message.
 func isSchedulerLine(lower string) bool {
 	return strings.Contains(lower, "nodes are available") ||
+		strings.Contains(lower, "nodes are unavailable") ||
 		strings.Contains(lower, "didn't trigger scale-up") ||
-		strings.Contains(lower, "no nodes are available that match")
+		strings.Contains(lower, "no nodes are available that match") ||
+		strings.Contains(lower, "fit failure summary on nodes")
 }
 
 // parseScheduler reads the message that starts on lines[i], joining the
@@ -75,13 +81,19 @@ func parseScheduler(lines []string, i int) schedMessage {
 	lower := lowerASCII(text)
 	if k := strings.Index(lower, "preemption:"); k >= 0 && !fitHead.MatchString(text[:k]) {
 		// Only the tail was pasted ("preemption: 0/5 nodes are
-		// available: 5 No preemption victims found for incoming pod.").
+		// available: 5 No preemption victims found for incoming pod."),
+		// sometimes with the last reasons of the head before it
+		// ("Insufficient nvidia.com/gpu. preemption: 0/1 nodes are ...").
 		tail := text[k+len("preemption:"):]
 		if loc := fitHead.FindStringSubmatchIndex(tail); loc != nil {
 			m.Total, _ = strconv.Atoi(tail[loc[4]:loc[5]])
 			tail = tail[loc[1]:]
 		}
-		m.Reasons = splitReasons(tail, m.Total, true)
+		head := text[:k]
+		if c := strings.LastIndex(head, ": "); c >= 0 {
+			head = head[c+2:]
+		}
+		m.Reasons = append(headReasons(head, m.Total), splitReasons(tail, m.Total, true)...)
 		return m
 	}
 	if loc := fitHead.FindStringSubmatchIndex(text); loc != nil {
@@ -104,6 +116,19 @@ func parseScheduler(lines []string, i int) schedMessage {
 	}
 	m.Reasons = append(m.Reasons, splitReasons(tail, m.Total, true)...)
 	return m
+}
+
+// headReasons keeps, from the text pasted before a lone "preemption:" tail,
+// only the pieces that read as scheduler reasons (a count, or "Insufficient
+// ..."), so the words of a sentence that happens to precede it are dropped.
+func headReasons(s string, total int) []reason {
+	var out []reason
+	for _, r := range splitReasons(s, total, false) {
+		if r.Count != total || strings.HasPrefix(lowerASCII(r.Text), "insufficient ") {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // continues reports whether next carries on the message in text.

@@ -183,8 +183,19 @@ func (d *decoder) compile(s *Signal, what string) bool {
 		s.re = re
 		if parsed, err := syntax.Parse("(?i)"+s.Regex, syntax.Perl); err == nil {
 			simple := parsed.Simplify()
-			if s.anchor = requiredLiteral(simple); s.anchor == "" {
-				s.anyOf = requiredAlternatives(simple)
+			s.anchor = requiredLiteral(simple)
+			alts := requiredAlternatives(simple)
+			// The parser factors common prefixes out of alternations
+			// ("CUDA error|CUBLAS" becomes "CU(DA error|BLAS)"), which
+			// leaves short literals; whole leading literals filter better.
+			if lead := leadingLiterals(simple); lead != nil && (alts == nil || shortest(lead) > shortest(alts)) {
+				alts = lead
+			}
+			if alts != nil && shortest(alts) > len(s.anchor) {
+				s.anchor = ""
+			}
+			if s.anchor == "" {
+				s.anyOf = alts
 			}
 		}
 	}
@@ -263,6 +274,65 @@ func requiredAlternatives(re *syntax.Regexp) []string {
 		return best
 	}
 	return nil
+}
+
+// maxLeading caps how many literals leadingLiterals combines.
+const maxLeading = 64
+
+// leadingLiterals returns lower-case literals one of which every match of
+// re starts with (after zero-width assertions), joining a literal prefix to
+// the literals that follow it; nil when it cannot tell.
+func leadingLiterals(re *syntax.Regexp) []string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return []string{strings.ToLower(string(re.Rune))}
+	case syntax.OpCapture:
+		return leadingLiterals(re.Sub[0])
+	case syntax.OpAlternate:
+		var out []string
+		for _, sub := range re.Sub {
+			l := leadingLiterals(sub)
+			if l == nil {
+				return nil
+			}
+			out = append(out, l...)
+		}
+		if len(out) > maxLeading {
+			return nil
+		}
+		return out
+	case syntax.OpConcat:
+		subs := re.Sub
+		for len(subs) > 0 && zeroWidth(subs[0].Op) {
+			subs = subs[1:]
+		}
+		if len(subs) == 0 {
+			return nil
+		}
+		head := leadingLiterals(subs[0])
+		if head == nil || subs[0].Op != syntax.OpLiteral || len(subs) == 1 {
+			return head
+		}
+		tail := leadingLiterals(&syntax.Regexp{Op: syntax.OpConcat, Sub: subs[1:]})
+		if tail == nil || len(tail) > maxLeading {
+			return head
+		}
+		out := make([]string, 0, len(tail))
+		for _, t := range tail {
+			out = append(out, head[0]+t)
+		}
+		return out
+	}
+	return nil
+}
+
+func zeroWidth(op syntax.Op) bool {
+	switch op {
+	case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpEmptyMatch:
+		return true
+	}
+	return false
 }
 
 func shortest(lits []string) int {

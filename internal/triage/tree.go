@@ -94,6 +94,11 @@ type Catalog struct {
 	routes map[string]*Node // route id -> its first outcome node
 	// signalsPath is the signals file, for problems that concern it.
 	signalsPath string
+	// fragmentLits prefilters lines for fragmentHits; nil means every
+	// line is cut into fragments.
+	fragmentLits []string
+	// filter finds the line signals worth trying on a line.
+	filter *lineFilter
 }
 
 // Tree returns the tree with the given id.
@@ -143,6 +148,8 @@ func (c *Catalog) index() {
 	c.nodes = map[string]*Node{}
 	c.trees = map[string]*Tree{}
 	c.routes = map[string]*Node{}
+	c.fragmentLits = fragmentFilter(c.Signals)
+	c.filter = newLineFilter(c.Signals)
 	sort.SliceStable(c.Trees, func(i, j int) bool {
 		if c.Trees[i].Root != c.Trees[j].Root {
 			return c.Trees[i].Root
