@@ -92,6 +92,10 @@ func (c *Catalog) Classify(text string) Result {
 			}
 		}
 	}
+	if _, ok := c.routes[resourceMismatch.Route]; ok {
+		hits = append(hits, resourceHits(lines)...)
+	}
+	hits = append(hits, tableHits(lines, c.routes)...)
 	return c.rank(hits)
 }
 

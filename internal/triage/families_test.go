@@ -1,0 +1,69 @@
+package triage
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestFamilies checks, per family of messages that real GPU clusters
+// print, real texts from the corpus's dev split (and hand-written pastes
+// where the corpus has none of that shape): the route and the line that
+// proves it. A family that regresses fails here by name, before the
+// corpus-wide accuracy moves.
+func TestFamilies(t *testing.T) {
+	c := loadReal(t)
+	cases := []struct {
+		family, file, route, evidence string
+	}{
+		{"DRA: scheduler waits for the driver", "corpus/c205-dra-example-reserve-waiting-for-driver.txt", "pending/dra-claim-unallocated", "waiting for resource driver to allocate resource"},
+		{"DRA: kubelet plugin not registered", "corpus/c206-dra-compute-domain-driver-not-registered.txt", "pending/dra-claim-unallocated", "is not registered"},
+		{"DRA: driver controller pending claims", "corpus/c014-dra-controller-pending-pod-claims-mig.txt", "pending/dra-claim-unallocated", "pending pod claims"},
+		{"DRA: claim listed pending", "pastes/094-resourceclaim-pending.txt", "pending/dra-claim-unallocated", "pending"},
+		{"MIG: request and node names differ", "pastes/095-mig-name-mismatch.txt", "gpu/operator-policy", "nvidia.com/mig-1g.5gb"},
+		{"MIG: profile short in an autoscaler message", "corpus/c013-aks-mig-1g10gb-autoscaler-decoy.txt", "gpu/operator-policy", "Insufficient nvidia.com/mig-1g.10gb"},
+		{"MIG: mig-manager log", "corpus/c232-mig-manager-rtx-pro-6000-config-fails.txt", "gpu/operator-policy", "Updating to MIG config"},
+		{"Kueue: borrowing limit", "corpus/c010-kueue-borrowing-limit-exceeded.txt", "pending/resource-quota", "borrowing limit for cpu"},
+		{"Kueue: insufficient quota (zh docs)", "corpus/c145-kueue-docs-zh-pending-insufficient-quota.txt", "pending/resource-quota", "insufficient quota for cpu"},
+		{"Volcano: queue quota", "corpus/c007-volcano-queue-limit-instances-not-created.txt", "pending/resource-quota", "queue resource quota insufficient"},
+		{"Volcano: gang unschedulable", "corpus/c008-volcano-gang-notenoughresources.txt", "pending/insufficient-resources", "tasks in gang unschedulable"},
+		{"Volcano: cannot preempt", "corpus/c152-volcano-two-task-job-cannot-preempt-gpu.txt", "pending/preemption-failed", "cannot preempt"},
+		{"Volcano: cannot preempt (paste)", "pastes/096-volcano-cannot-preempt.txt", "pending/preemption-failed", "cannot preempt"},
+		{"KAI: no nodes with enough resources", "corpus/c017-kai-no-nodes-enough-gpus-aks.txt", "pending/insufficient-resources", "No nodes with enough resources were found"},
+		{"HAMi: node scores do not meet", "corpus/c002-hami-extender-request-exceeds-devices.txt", "pending/insufficient-resources", "all node scores do not meet"},
+		{"EKS node monitoring agent: DCGM", "corpus/c089-eks-nma-dcgm-health-codes-repair.txt", "gpu/node-health", "DCGMHealthCode"},
+		{"NVRM: fallen off the bus over lines", "corpus/c082-dmesg-gpu-fallen-off-no-xid.txt", "gpu/node-health", "fallen off the bus"},
+		{"vLLM v1: waiting queue", "corpus/c127-vllm-mtp-waiting-43-kv-96.txt", "llm/latency", "Waiting: 43 reqs"},
+		{"vLLM v0: pending queue", "corpus/c128-vllm-stuck-pending-115-kv-99.txt", "llm/latency", "Pending: 115 reqs"},
+		{"etcd: slow range requests", "corpus/c067-etcd-range-took-too-long-openstack.txt", "control-plane/api-overload", "took too long"},
+		{"apiserver: 429 in its log", "corpus/c064-apiserver-429-kube-proxy-list.txt", "control-plane/api-overload", "429"},
+		{"cordoned by automation", "corpus/c119-kubespray-drain-pdb-ansible-output.txt", "pending/unschedulable-node", "disruption budget"},
+		{"legacy fit failure summary", "corpus/c239-kops-matchnodeselector-2-taints-1.txt", "pending/node-selector-mismatch", "MatchNodeSelector"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.family, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := string(data)
+			if filepath.Dir(tc.file) == "corpus" {
+				ct, err := parseCorpusText(data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ct.Split != "dev" {
+					t.Fatalf("%s is a holdout text; family tests use dev texts only", tc.file)
+				}
+				text = ct.Text
+			}
+			res := c.Classify(text)
+			if len(res.Routes) == 0 || res.Routes[0].Route != tc.route {
+				t.Fatalf("want %s first, got %+v", tc.route, res.Routes)
+			}
+			if !evidenceShows(res.Routes[0], tc.evidence) {
+				t.Errorf("evidence does not show %q: %+v", tc.evidence, res.Routes[0].Evidence)
+			}
+		})
+	}
+}
