@@ -1,11 +1,13 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
 
 	"casebook/internal/library"
+	"casebook/internal/search"
 	"casebook/internal/store"
 )
 
@@ -108,6 +110,29 @@ func (s *Server) handleAPIGraph(w http.ResponseWriter, r *http.Request) error {
 	focus, err := parseFocus(r.URL.Query().Get("focus"), c.Taxonomy)
 	if err != nil {
 		return err
+	}
+	if st.Query != "" {
+		// The graph of a search result: the incidents the query finds.
+		idx, err := searcher(c)
+		if err != nil {
+			return err
+		}
+		counts, err := c.Store.FacetCounts(r.Context(), store.Filter{}, c.Taxonomy)
+		if err != nil {
+			return err
+		}
+		x := st.clone()
+		x.Page, x.Kind, x.Sort, x.PerPage = 1, "", "", 0
+		g, err := s.searchGraphs.get(r.Context(), c, idx, searchRequest(x, orgNames(counts)), x.values().Encode(), focus)
+		if err != nil {
+			var qe *search.QueryError
+			if errors.As(err, &qe) {
+				return badRequest{qe.Msg}
+			}
+			return err
+		}
+		writeJSON(w, http.StatusOK, g)
+		return nil
 	}
 	g, err := s.graphs.graph(r.Context(), c, st.Filter, focus)
 	if err != nil {

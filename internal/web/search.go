@@ -19,6 +19,8 @@ import (
 // Searcher is the search index as the web layer uses it.
 type Searcher interface {
 	Search(ctx context.Context, r search.Request) (*search.Result, error)
+	// Links are the incident-term edges of a result, for its graph.
+	Links(ctx context.Context, r search.Request) ([]search.TermLink, error)
 }
 
 func searcher(c *content.Content) (Searcher, error) {
@@ -97,8 +99,11 @@ func (s *Server) handleAPISearch(w http.ResponseWriter, r *http.Request) error {
 }
 
 // handleSearch is the search page: mixed incident and playbook results with
-// highlighted fragments, facet counts of the result set, suggested filters
-// and the same chips as the library.
+// highlighted fragments, tabs by kind with their counts, facet counts and
+// "most common" of the result set, suggested filters and the same chips as
+// the library. An incident or playbook id typed alone goes to its page. The
+// graph is not built here: the panel lists the result's top terms and
+// loads the drawing from /api/graph with the same query.
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 	c, err := s.current()
 	if err != nil {
@@ -107,6 +112,10 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 	st, res, names, err := s.runSearch(r, c)
 	if err != nil {
 		return err
+	}
+	if to := exactRedirect(st, res); to != "" {
+		http.Redirect(w, r, to, http.StatusSeeOther)
+		return nil
 	}
 	ctx := r.Context()
 	p := templates.LibraryPage{Chrome: s.chrome(c, "Search", "search", st.Query), SearchMode: true, Heading: "Search"}
@@ -121,19 +130,11 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 	p.Pager = pager(st, res.Total, "/search")
 	for _, sg := range res.SuggestedFilters {
 		param := paramOf(sg.Facet)
-		p.Suggested = append(p.Suggested, templates.Chip{Facet: sg.Facet.Label(), Label: sg.Label, Remove: st.toggle(param, sg.Term).href("/search")})
+		p.Suggested = append(p.Suggested, templates.Chip{Facet: sg.Facet.Label(), Label: sg.Label, Count: sg.Count,
+			Remove: st.toggle(param, sg.Term).href("/search")})
 	}
-	for _, k := range []struct{ id, label string }{{"", "All"}, {"incident", "Incidents"}, {"playbook", "Playbooks"}} {
-		x := st.clone()
-		x.Kind, x.Page = k.id, 1
-		label := k.label
-		for _, fc := range res.Facets["kind"] {
-			if fc.Term == k.id {
-				label += " (" + strconv.Itoa(fc.Count) + ")"
-			}
-		}
-		p.KindLinks = append(p.KindLinks, templates.SortLink{Label: label, Href: x.href("/search"), Current: st.Kind == k.id})
-	}
+	p.KindLinks = kindTabs(st, res.Facets["kind"])
+	p.Help = searchHelp(c.Taxonomy, st, res)
 	var incidentIDs []string
 	for _, h := range res.Hits {
 		if h.Kind == search.KindIncident {
@@ -155,12 +156,127 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 		card.Fragments = fragments(h)
 		p.Cards = append(p.Cards, card)
 	}
-	_, gv, common, err := s.graphView(ctx, c, st, "", 0)
-	if err != nil {
-		return err
-	}
-	p.Graph, p.Common = gv, common
+	p.Graph, p.Common = resultGraph(c.Taxonomy, st, res)
 	return render(ctx, w, http.StatusOK, templates.LibraryView(p))
+}
+
+// exactRedirect is the page of the incident or playbook the query names by
+// id, when the query is nothing else and no filter or page was chosen.
+func exactRedirect(st listState, res *search.Result) string {
+	if res.Exact == "" || st.Page > 1 || st.Kind != "" || !st.Filter.Empty() {
+		return ""
+	}
+	for _, h := range res.Hits {
+		if h.ID == res.Exact && h.Kind == search.KindPlaybook {
+			return "/playbooks/" + h.ID
+		}
+	}
+	return "/incidents/" + res.Exact
+}
+
+// kindTabs are "All", "Incidents" and "Playbooks", each with its count; the
+// counts come from the result without the kind filter, so All is the sum.
+func kindTabs(st listState, kinds []search.FacetCount) []templates.SortLink {
+	count := map[string]int{}
+	for _, fc := range kinds {
+		count[fc.Term] = fc.Count
+		count[""] += fc.Count
+	}
+	var out []templates.SortLink
+	for _, k := range []struct{ id, label string }{{"", "All"}, {search.KindIncident, "Incidents"}, {search.KindPlaybook, "Playbooks"}} {
+		x := st.clone()
+		x.Kind, x.Page = k.id, 1
+		out = append(out, templates.SortLink{Label: k.label + " (" + strconv.Itoa(count[k.id]) + ")", Href: x.href("/search"), Current: st.Kind == k.id})
+	}
+	return out
+}
+
+// resultGraph is the graph panel and "most common in this set" of a
+// result, from its facet counts: the panel lists the top terms and loads
+// the drawing from /api/graph with the same query and filters.
+func resultGraph(tax *library.Taxonomy, st listState, res *search.Result) (templates.GraphView, []templates.CommonLine) {
+	x := st.clone()
+	x.Page, x.Kind, x.Sort, x.PerPage = 1, "", "", 0
+	gv := templates.GraphView{DataURL: "/api/graph?" + x.values().Encode()}
+	var common []templates.CommonLine
+	for _, kc := range res.Facets["kind"] {
+		if kc.Term == search.KindIncident {
+			gv.Nodes += kc.Count
+		}
+	}
+	for _, fp := range []struct {
+		param string
+		facet library.Facet
+	}{{"cause", library.FacetCause}, {"component", library.FacetComponent}, {"symptom", library.FacetSymptom}, {"factor", library.FacetFactor}} {
+		grp := templates.GraphGroup{Facet: fp.param, Label: fp.facet.Label()}
+		line := templates.CommonLine{Facet: fp.facet.Label()}
+		for i, fc := range res.Facets[string(fp.facet)] {
+			gv.Nodes++
+			gv.Edges += fc.Count
+			l := templates.Link{Label: tax.Label(fp.facet, fc.Term), Href: st.toggle(fp.param, fc.Term).href("/search"), Count: fc.Count, Kind: fp.param}
+			if i < 3 && fc.Count > 1 {
+				line.Terms = append(line.Terms, l)
+			}
+			if i < 12 {
+				grp.Terms = append(grp.Terms, templates.GraphTerm{Link: l})
+			}
+		}
+		if len(grp.Terms) > 0 {
+			gv.Groups = append(gv.Groups, grp)
+		}
+		if len(line.Terms) > 0 {
+			common = append(common, line)
+		}
+	}
+	return gv, common
+}
+
+// searchHelp is the zero-result advice: the nearest spelling, the filters
+// to drop with the results each leaves, and the triage wizard.
+func searchHelp(tax *library.Taxonomy, st listState, res *search.Result) *templates.SearchHelp {
+	if res.Total > 0 {
+		return nil
+	}
+	h := &templates.SearchHelp{WizardHref: "/triage"}
+	if res.Help == nil {
+		return h
+	}
+	if res.Help.DidYouMean != "" {
+		x := st.clone()
+		x.Query, x.Page = res.Help.DidYouMean, 1
+		h.DidYouMean = templates.Link{Label: res.Help.DidYouMean, Href: x.href("/search")}
+	}
+	for _, d := range res.Help.DropFilters {
+		if d.Count == 0 {
+			continue
+		}
+		x := st.clone()
+		x.Page = 1
+		var labels []string
+		param := d.Facet
+		if f, ok := library.ParseFacet(d.Facet); ok {
+			param = paramOf(f)
+			for _, t := range d.Terms {
+				labels = append(labels, tax.Label(f, t))
+			}
+		} else {
+			labels = d.Terms
+		}
+		switch d.Facet {
+		case "org":
+			x.Filter.Orgs = nil
+		case "year":
+			x.Filter.Years = nil
+		default:
+			for _, fp := range facetParams {
+				if fp.Param == param {
+					x.Filter.Terms[fp.Facet] = nil
+				}
+			}
+		}
+		h.DropFilters = append(h.DropFilters, templates.Link{Label: strings.Join(labels, ", "), Href: x.href("/search"), Count: d.Count, Kind: param})
+	}
+	return h
 }
 
 // fragments orders a hit's highlighted excerpts: body sections first, then

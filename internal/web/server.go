@@ -49,6 +49,8 @@ type Server struct {
 	limiter *limiter
 	gaps    Gaps
 	graphs  graphMemo
+	// searchGraphs holds the graphs of recent search results.
+	searchGraphs searchGraphs
 }
 
 // New returns the portal's handler.

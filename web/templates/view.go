@@ -52,6 +52,14 @@ type Chip struct {
 	Facet  string
 	Label  string
 	Remove string
+	Count  int // results the chip would keep (suggested filters); 0 hides it
+}
+
+// SearchHelp is what the search page offers when a query finds nothing.
+type SearchHelp struct {
+	DidYouMean  Link   // the query with the library's spelling; empty Href when none
+	DropFilters []Link // each applied filter with the results without it (Count)
+	WizardHref  string
 }
 
 // CaseCard is an incident in a list, with its classification as links.
@@ -147,6 +155,7 @@ type LibraryPage struct {
 	EmptyNote  string
 	Suggested  []Chip // search: suggested filters (Remove is the add link)
 	SearchMode bool
+	Help       *SearchHelp // search without results
 	KindLinks  []SortLink
 	FeedHref   string
 }
