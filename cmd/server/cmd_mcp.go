@@ -16,6 +16,7 @@ import (
 	"casebook/internal/cluster"
 	"casebook/internal/content"
 	"casebook/internal/mcp"
+	"casebook/internal/search"
 )
 
 // runMCP serves the MCP tools over stdin and stdout, for an assistant that
@@ -40,7 +41,7 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 		return err
 	}
 	log := newLogger(cfg, stderr)
-	loader := content.NewLoader(libraryFS(cfg), cfg.Data, log, builders(cfg.Data, log)...)
+	loader := content.NewLoader(libraryFS(cfg), cfg.Data, log, builders(cfg.Data, log, search.Options{CacheBytes: -1})...)
 	defer loader.Close()
 	opts := mcp.Options{Version: version(), Log: log}
 	if cfg.Kubeconfig != "" || cfg.InCluster {

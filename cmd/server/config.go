@@ -33,6 +33,7 @@ type config struct {
 	Namespaces      string
 	ReadLogs        bool
 	ClusterTimeout  time.Duration
+	SearchCacheMB   int
 }
 
 // flagEnv registers a string flag and remembers its variable for --help.
@@ -119,6 +120,9 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.str(&c.Namespaces, "namespaces", "", "comma-separated namespaces portal users may inspect with live triage (default: any)")
 	fs.boolean(&c.ReadLogs, "read-logs", false, "let live triage read previous container logs (needs get pods/log)")
 	if err := fs.duration(&c.ClusterTimeout, "cluster-timeout", 10*time.Second, "bound on reading the cluster for one live-triage page"); err != nil {
+		return c, err
+	}
+	if err := fs.integer(&c.SearchCacheMB, "search-cache-mb", 32, "memory for cached search answers, in MiB (0 turns the cache off)"); err != nil {
 		return c, err
 	}
 	if err := fs.duration(&c.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to wait for requests in flight on SIGTERM"); err != nil {

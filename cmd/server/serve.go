@@ -17,6 +17,7 @@ import (
 	"casebook/internal/content"
 	"casebook/internal/gaps"
 	"casebook/internal/metrics"
+	"casebook/internal/search"
 	"casebook/internal/web"
 )
 
@@ -49,7 +50,8 @@ func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
 		fsys = os.DirFS(cfg.Library)
 	}
 	m := metrics.New()
-	loader := content.NewLoader(fsys, cfg.Data, log, builders(cfg.Data, log)...)
+	loader := content.NewLoader(fsys, cfg.Data, log, builders(cfg.Data, log, search.Options{
+		CacheBytes: int64(cfg.SearchCacheMB) << 20, OnCache: m.SearchCache})...)
 	loader.OnLoad = m.LibraryLoad
 	a := &app{cfg: cfg, log: log, loader: loader, metrics: m, fsys: fsys}
 	cc := clusterConfig(cfg, log)

@@ -14,7 +14,7 @@ import (
 
 // builders lists the read models built beside the SQLite store: the search
 // index, persisted under the data folder per content hash.
-func builders(dataDir string, log *slog.Logger) []content.Builder {
+func builders(dataDir string, log *slog.Logger, opt search.Options) []content.Builder {
 	return []content.Builder{{
 		Name: "search",
 		Build: func(ctx context.Context, lib func() (*library.Library, error), c *content.Content) (any, error) {
@@ -22,7 +22,7 @@ func builders(dataDir string, log *slog.Logger) []content.Builder {
 			if err != nil {
 				return nil, err
 			}
-			ix, err := search.Open(dataDir, l)
+			ix, err := search.OpenWith(dataDir, l, opt)
 			if err != nil {
 				return nil, err
 			}

@@ -24,6 +24,7 @@ type Metrics struct {
 	loadProblems   prometheus.Gauge
 	triage         *prometheus.CounterVec
 	clusterErrors  *prometheus.CounterVec
+	searchCache    *prometheus.CounterVec
 }
 
 // New registers the collectors, plus the Go runtime and process ones.
@@ -56,7 +57,11 @@ func New() *Metrics {
 	m.clusterErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "casebook_cluster_read_errors_total", Help: "Failed cluster reads by kind (forbidden, timeout, unavailable, notfound, other).",
 	}, []string{"kind"})
-	m.reg.MustRegister(m.requests, m.requestSeconds, m.searchSeconds, m.loadSeconds, m.loadErrors, m.loadProblems, m.triage, m.clusterErrors,
+	m.searchCache = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "casebook_search_cache_lookups_total",
+		Help: "Search result cache lookups by result (hit, miss); the hit ratio is hit / (hit + miss).",
+	}, []string{"result"})
+	m.reg.MustRegister(m.requests, m.requestSeconds, m.searchSeconds, m.loadSeconds, m.loadErrors, m.loadProblems, m.triage, m.clusterErrors, m.searchCache,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -78,6 +83,15 @@ func (m *Metrics) ObserveRequest(route, method string, code int, d time.Duration
 
 // SearchLatency records one search.
 func (m *Metrics) SearchLatency(seconds float64) { m.searchSeconds.Observe(seconds) }
+
+// SearchCache counts one lookup in the search result cache.
+func (m *Metrics) SearchCache(hit bool) {
+	if hit {
+		m.searchCache.WithLabelValues("hit").Inc()
+	} else {
+		m.searchCache.WithLabelValues("miss").Inc()
+	}
+}
 
 // LibraryLoad records a load attempt.
 func (m *Metrics) LibraryLoad(d time.Duration, problems int, err error) {
