@@ -152,6 +152,10 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 	return res, nil
 }
 
+// playbookPrior favours a playbook that treats a symptom the query names
+// (see gather).
+const playbookPrior = 1.3
+
 // exactScore marks the document whose id the query is: it ranks first.
 const exactScore = math32Max
 
@@ -188,6 +192,20 @@ func (ix *Index) gather(u *run, sel *selector, p *plan, filter *docFilter, k int
 			heap.Fix(h, 0)
 		}
 	}
+	// A playbook that treats a symptom the query names is the answer to
+	// that symptom more than any one incident showing it.
+	var treats []bool
+	for _, tm := range p.named {
+		if tm.term.Facet != library.FacetSymptom {
+			continue
+		}
+		if v, ok := ix.facets.index[string(library.FacetSymptom)+"\x00"+tm.term.ID]; ok {
+			if treats == nil {
+				treats = make([]bool, len(ix.facets.values))
+			}
+			treats[v] = true
+		}
+	}
 	exact := -1
 	if p.exact >= 0 && filter.keep(p.exact) {
 		exact = p.exact
@@ -208,7 +226,16 @@ func (ix *Index) gather(u *run, sel *selector, p *plan, filter *docFilter, k int
 		}
 		c.total++
 		c.facets.add(rank)
-		push(scored{rank: rank, score: float64(s.total[rank]) * sel.coord(s.mask[rank])})
+		sc := float64(s.total[rank]) * sel.coord(s.mask[rank])
+		if treats != nil && ix.byRank[rank].playbook != nil {
+			for _, v := range ix.facets.byDoc[rank] {
+				if treats[v] {
+					sc *= playbookPrior
+					break
+				}
+			}
+		}
+		push(scored{rank: rank, score: sc})
 	}
 	c.top = []scored(*h)
 	sort.Slice(c.top, func(i, j int) bool { return better(c.top[i], c.top[j]) })

@@ -40,8 +40,8 @@ func TestSearchFindsTypedForms(t *testing.T) {
 	}{
 		{"Korean taxonomy name", "노드 자동 복구", "IL-0171", 3},
 		{"Korean without spaces", "노드자동복구", "IL-0171", 3},
-		{"Korean with a particle", "테인트가", "gpu-workload-not-scheduled", 5},
-		{"identifier with dots and slash", "nvidia.com/gpu", "gpu-missing", 5},
+		{"Korean with a particle", "테인트가", "gpu-workload-not-scheduled", 10},
+		{"identifier with dots and slash", "nvidia.com/gpu", "gpu-missing", 10},
 		{"CamelCase condition", "AcceleratedHardwareReady", "IL-0171", 1},
 		{"condition with value", "AcceleratedHardwareReady=False", "IL-0171", 1},
 		{"Kubernetes reason", "OOMKilled", "memory", 3},
@@ -50,7 +50,7 @@ func TestSearchFindsTypedForms(t *testing.T) {
 		{"typo, one edit", "Karpentr node repair", "IL-0171", 3},
 		{"typo, swapped letters", "karpneter gpu race", "IL-0218", 3},
 		{"organization", "Zalando", "IL-0001", 2},
-		{"alias expansion", "toleration", "gpu-workload-not-scheduled", 3},
+		{"alias expansion", "toleration", "gpu-workload-not-scheduled", 10},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -211,11 +211,13 @@ func TestSearchFacetsCountResultSet(t *testing.T) {
 	lib := loadLibrary(t)
 	res := search(t, Request{Query: "GPU", PerPage: MaxPerPage})
 	counts := map[string]int{}
-	for _, h := range res.Hits {
-		in, _ := lib.Incident(h.ID)
-		pb, _ := lib.Playbook(h.ID)
-		for _, s := range termsOf(in, pb, library.FacetSymptom) {
-			counts[s]++
+	for page := 1; (page-1)*MaxPerPage < res.Total; page++ {
+		for _, h := range search(t, Request{Query: "GPU", PerPage: MaxPerPage, Page: page}).Hits {
+			in, _ := lib.Incident(h.ID)
+			pb, _ := lib.Playbook(h.ID)
+			for _, s := range termsOf(in, pb, library.FacetSymptom) {
+				counts[s]++
+			}
 		}
 	}
 	for _, fc := range res.Facets["symptom"] {
