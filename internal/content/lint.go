@@ -21,7 +21,10 @@ func Lint(fsys fs.FS) ([]library.Problem, error) {
 // extraProblems validates the parts of the library beyond incidents and
 // playbooks. lib may be nil when the library failed to load.
 func extraProblems(fsys fs.FS, lib *library.Library) []library.Problem {
-	_, problems := loadTriage(fsys, lib)
+	cat, problems := loadTriage(fsys, lib)
+	if lib != nil {
+		problems = append(problems, lib.RouteProblems(fsys, func(r string) bool { _, ok := cat.Route(r); return ok })...)
+	}
 	return append(problems, gaps.Lint(fsys, lib)...)
 }
 

@@ -53,6 +53,12 @@ type Incident struct {
 	Sections            []Section        `json:"sections"`
 	Path                string           `json:"path" jsonschema:"the file in the library folder"`
 	URL                 string           `json:"url" jsonschema:"the incident's page, relative to the portal's address"`
+	TitleKo             string           `json:"title_ko,omitempty"`
+	SummaryKo           string           `json:"summary_ko,omitempty"`
+	Kind                string           `json:"kind" jsonschema:"incident, or study for an aggregate of many failures"`
+	Routes              []string         `json:"routes"`
+	Added               string           `json:"added,omitempty"`
+	SectionsKo          []Section        `json:"sections_ko,omitempty" jsonschema:"the Korean body, when the library has one"`
 }
 
 // Section is one "##" section: its anchor, heading and Markdown body.
@@ -73,6 +79,9 @@ type Playbook struct {
 	Sections   []Section `json:"sections"`
 	Path       string    `json:"path"`
 	URL        string    `json:"url"`
+	TitleKo    string    `json:"title_ko,omitempty"`
+	SummaryKo  string    `json:"summary_ko,omitempty"`
+	SectionsKo []Section `json:"sections_ko,omitempty"`
 }
 
 // Build exports the incidents of c that match f (all of them for an empty
@@ -133,7 +142,11 @@ func FromIncident(tax *library.Taxonomy, in *library.Incident) Incident {
 	out := Incident{ID: in.ID, Title: in.Title, Summary: in.Summary, Organization: in.Organization, Date: in.Date, Year: in.Year,
 		Domains: list(in.Domains), Components: list(in.Components), Causes: list(in.Causes), CauseCategories: CauseCategories(tax, in.Causes),
 		Symptoms: list(in.Symptoms), ContributingFactors: list(in.ContributingFactors), Trigger: in.Trigger, Detection: in.Detection,
-		Sources: in.Sources, Playbooks: list(in.Playbooks), Sections: sections(in.Sections), Path: in.Path, URL: "/incidents/" + in.ID}
+		Sources: in.Sources, Playbooks: list(in.Playbooks), Sections: sections(in.Sections), Path: in.Path, URL: "/incidents/" + in.ID,
+		TitleKo: in.TitleKo, SummaryKo: in.SummaryKo, Kind: in.Kind, Routes: list(in.Routes), Added: in.Added}
+	if in.Ko != nil {
+		out.SectionsKo = sections(in.Ko.Sections)
+	}
 	if out.Sources == nil {
 		out.Sources = []library.Source{}
 	}
@@ -142,8 +155,12 @@ func FromIncident(tax *library.Taxonomy, in *library.Incident) Incident {
 
 // FromPlaybook converts a loaded playbook.
 func FromPlaybook(pb *library.Playbook) Playbook {
-	return Playbook{ID: pb.ID, Title: pb.Title, Summary: pb.Summary, Symptoms: list(pb.Symptoms), Components: list(pb.Components),
+	out := Playbook{ID: pb.ID, Title: pb.Title, Summary: pb.Summary, Symptoms: list(pb.Symptoms), Components: list(pb.Components),
 		Signals: list(pb.Signals), Sections: sections(pb.Sections), Path: pb.Path, URL: "/playbooks/" + pb.ID}
+	if pb.Ko != nil {
+		out.TitleKo, out.SummaryKo, out.SectionsKo = pb.Ko.Title, pb.Ko.Summary, sections(pb.Ko.Sections)
+	}
+	return out
 }
 
 // CauseCategories returns the categories of causes, each once, in the order

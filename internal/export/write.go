@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -44,6 +45,18 @@ func WriteLibrary(dir string, lib *Library) error {
 		if err := os.WriteFile(filepath.Join(dir, "incidents", name), src, 0o644); err != nil {
 			return fmt.Errorf("export: write %s: %w", in.ID, err)
 		}
+		if len(in.SectionsKo) > 0 {
+			src, err := document(struct {
+				ID string `yaml:"id"`
+			}{in.ID}, in.SectionsKo, in.ID)
+			if err != nil {
+				return err
+			}
+			ko := strings.TrimSuffix(name, ".md") + ".ko.md"
+			if err := os.WriteFile(filepath.Join(dir, "incidents", ko), src, 0o644); err != nil {
+				return fmt.Errorf("export: write %s: %w", ko, err)
+			}
+		}
 	}
 	for _, pb := range lib.Playbooks {
 		if !playbookID.MatchString(pb.ID) {
@@ -55,6 +68,15 @@ func WriteLibrary(dir string, lib *Library) error {
 		}
 		if err := os.WriteFile(filepath.Join(dir, "playbooks", pb.ID+".md"), src, 0o644); err != nil {
 			return fmt.Errorf("export: write playbook %s: %w", pb.ID, err)
+		}
+		if len(pb.SectionsKo) > 0 {
+			src, err := document(playbookKoFront{ID: pb.ID, Title: pb.TitleKo, Summary: pb.SummaryKo}, pb.SectionsKo, pb.ID)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(dir, "playbooks", pb.ID+".ko.md"), src, 0o644); err != nil {
+				return fmt.Errorf("export: write playbook %s: %w", pb.ID+".ko.md", err)
+			}
 		}
 	}
 	return nil
@@ -104,18 +126,35 @@ type incidentFront struct {
 	Detection           string       `yaml:"detection,omitempty"`
 	Sources             []sourceYAML `yaml:"sources"`
 	Playbooks           []string     `yaml:"playbooks,omitempty,flow"`
+	TitleKo             string       `yaml:"title_ko"`
+	SummaryKo           string       `yaml:"summary_ko"`
+	Kind                string       `yaml:"kind,omitempty"`
+	Routes              []string     `yaml:"routes,omitempty,flow"`
+	Added               string       `yaml:"added,omitempty"`
 }
 
 type sourceYAML struct {
-	URL   string `yaml:"url"`
-	Title string `yaml:"title"`
-	Kind  string `yaml:"kind"`
+	URL       string `yaml:"url"`
+	Title     string `yaml:"title"`
+	Kind      string `yaml:"kind"`
+	Retrieved string `yaml:"retrieved"`
+	Secondary bool   `yaml:"secondary,omitempty"`
+}
+
+type playbookKoFront struct {
+	ID      string `yaml:"id"`
+	Title   string `yaml:"title"`
+	Summary string `yaml:"summary"`
 }
 
 func incidentMarkdown(in Incident) ([]byte, error) {
 	front := incidentFront{ID: in.ID, Title: in.Title, Summary: in.Summary, Organization: in.Organization, Date: in.Date,
 		Domains: in.Domains, Components: in.Components, Causes: in.Causes, Symptoms: in.Symptoms,
-		ContributingFactors: in.ContributingFactors, Trigger: in.Trigger, Detection: in.Detection, Playbooks: in.Playbooks}
+		ContributingFactors: in.ContributingFactors, Trigger: in.Trigger, Detection: in.Detection, Playbooks: in.Playbooks,
+		TitleKo: in.TitleKo, SummaryKo: in.SummaryKo, Kind: in.Kind, Routes: in.Routes, Added: in.Added}
+	if front.Kind == library.KindIncident {
+		front.Kind = "" // the default is not written
+	}
 	for _, s := range in.Sources {
 		front.Sources = append(front.Sources, sourceYAML(s))
 	}
@@ -152,7 +191,13 @@ func document(front any, secs []Section, id string) ([]byte, error) {
 		if strings.ContainsAny(s.Title, "\r\n") {
 			return nil, fmt.Errorf("export: %s: section title %q spans lines", id, s.Title)
 		}
-		fmt.Fprintf(&b, "\n## %s\n", s.Title)
+		// A heading whose anchor is not its slug (a Korean heading that
+		// keeps the English anchor) carries the anchor explicitly.
+		if s.ID != "" && s.ID != library.Slug(s.Title) && !koIncidentHeading(s) {
+			fmt.Fprintf(&b, "\n## %s {#%s}\n", s.Title, s.ID)
+		} else {
+			fmt.Fprintf(&b, "\n## %s\n", s.Title)
+		}
 		if md := strings.TrimSpace(s.Markdown); md != "" {
 			b.WriteString(md)
 			b.WriteByte('\n')
@@ -206,4 +251,11 @@ func taxonomyYAML(tax map[string][]*library.Term) ([]byte, error) {
 		return nil, fmt.Errorf("export: taxonomy: %w", err)
 	}
 	return out, nil
+}
+
+// koIncidentHeading reports a Korean incident heading, whose anchor comes
+// from its fixed position, not from an attribute.
+func koIncidentHeading(s Section) bool {
+	i := slices.Index(library.IncidentSectionsKo, s.Title)
+	return i >= 0 && library.Slug(library.IncidentSections[i]) == s.ID
 }

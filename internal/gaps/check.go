@@ -70,6 +70,11 @@ type Check struct {
 	Incidents []string
 	Playbooks []string
 	Fix       string
+	// TitleKo, MessageKo (with the same placeholders) and FixKo are the
+	// Korean twins of Title, Message and Fix.
+	TitleKo   string
+	MessageKo string
+	FixKo     string
 	Path      string
 	Line      int
 

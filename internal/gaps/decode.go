@@ -15,7 +15,8 @@ import (
 
 // checkFields are the keys a check file may have; anything else is a typo
 // that lint reports rather than ignores.
-var checkFields = []string{"id", "title", "severity", "kinds", "each", "condition", "detail", "objects", "message", "incidents", "playbooks", "fix"}
+var checkFields = []string{"id", "title", "severity", "kinds", "each", "condition", "detail", "objects", "message", "incidents", "playbooks", "fix",
+	"title_ko", "message_ko", "fix_ko"}
 
 // parseFiles reads every checks/*.yaml of fsys. A file with problems is
 // left out and its problems returned; the others still load.
@@ -120,6 +121,9 @@ func parseCheck(p string, data []byte) (*Check, []library.Problem) {
 	c.Incidents = list("incidents", false)
 	c.Playbooks = list("playbooks", false)
 	c.Fix = str("fix", true)
+	c.TitleKo = str("title_ko", false)
+	c.MessageKo = str("message_ko", false)
+	c.FixKo = str("fix_ko", false)
 	if sev != "" {
 		s, err := ParseSeverity(sev)
 		if err != nil {

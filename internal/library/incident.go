@@ -2,8 +2,10 @@ package library
 
 import (
 	"fmt"
+	"io/fs"
 	"net/url"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -12,10 +14,29 @@ import (
 
 // Source is a public write-up an incident is based on.
 type Source struct {
-	URL   string `json:"url"`
-	Title string `json:"title"`
-	Kind  string `json:"kind"`
+	URL   string `json:"url" yaml:"url"`
+	Title string `json:"title" yaml:"title"`
+	Kind  string `json:"kind" yaml:"kind"`
+	// Retrieved is the day the source was read (YYYY-MM-DD), so a reader
+	// can tell how fresh the facts are and re-check a page that changed.
+	Retrieved string `json:"retrieved" yaml:"retrieved"`
+	// Secondary marks an aggregator or a news rewrite: useful beside the
+	// primary write-up, never in its place.
+	Secondary bool `json:"secondary,omitempty" yaml:"secondary"`
 }
+
+var sourceFields = []string{"url", "title", "kind", "retrieved", "secondary"}
+
+// Kinds of library entries. A study aggregates many failures (a fleet's
+// failure statistics, a training run's interruptions); it is kept beside
+// incidents but not counted as one.
+const (
+	KindIncident = "incident"
+	KindStudy    = "study"
+)
+
+// EntryKinds are the accepted values of an incident's kind.
+var EntryKinds = []string{KindIncident, KindStudy}
 
 // SourceKinds are the accepted values of a source's kind.
 var SourceKinds = []string{"postmortem", "status-page", "talk", "paper", "blog", "issue", "article"}
@@ -39,13 +60,45 @@ type Incident struct {
 	Playbooks           []string  `json:"playbooks"`
 	Sections            []Section `json:"sections"`
 	Path                string    `json:"path"`
+
+	TitleKo   string `json:"title_ko,omitempty"`
+	SummaryKo string `json:"summary_ko,omitempty"`
+	// Kind is KindIncident or KindStudy.
+	Kind string `json:"kind"`
+	// Routes are the triage routes the incident shows (route ids of the
+	// triage catalogue; content lint checks they exist).
+	Routes []string `json:"routes,omitempty"`
+	// Added is the day the entry joined the library (YYYY-MM-DD), which
+	// orders the feed: a 2019 postmortem added today is news to readers.
+	Added string `json:"added,omitempty"`
+	// Ko is the Korean body, from IL-NNNN-slug.ko.md beside the file,
+	// when one exists.
+	Ko *IncidentKo `json:"ko,omitempty"`
 }
+
+// IncidentKo is the Korean body of an incident: the same sections, in the
+// same order, with the same anchors as the English file.
+type IncidentKo struct {
+	Sections []Section `json:"sections"`
+	Path     string    `json:"path"`
+}
+
+// IsStudy reports whether the entry is an aggregate study.
+func (in *Incident) IsStudy() bool { return in.Kind == KindStudy }
 
 // IncidentSections are the required body sections, in order.
 var IncidentSections = []string{"Symptom", "Trigger", "Detection", "Response", "Follow-ups", "Lessons"}
 
+// IncidentSectionsKo are the Korean headings of IncidentSections, in the
+// same order; a Korean body uses them and gets the English anchors.
+var IncidentSectionsKo = []string{"증상", "촉발", "감지", "조치", "후속 조치", "교훈"}
+
 var incidentFields = []string{"id", "title", "summary", "organization", "date", "domains", "components", "causes",
-	"symptoms", "contributing_factors", "trigger", "detection", "sources", "playbooks"}
+	"symptoms", "contributing_factors", "trigger", "detection", "sources", "playbooks",
+	"title_ko", "summary_ko", "kind", "routes", "added"}
+
+// routePattern is the shape of a triage route id: "pending/untolerated-taint".
+var routePattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*/[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // Terms returns the incident's term ids of a facet.
 func (in *Incident) Terms(f Facet) []string {
@@ -113,6 +166,22 @@ func parseIncident(p string, src []byte, tax *Taxonomy) (*Incident, []Problem) {
 	in.Trigger = f.str("trigger", false)
 	in.Detection = f.str("detection", false)
 	in.Playbooks = f.list("playbooks", false)
+	in.TitleKo = f.str("title_ko", true)
+	in.SummaryKo = f.str("summary_ko", true)
+	in.Kind = f.str("kind", false)
+	switch {
+	case in.Kind == "":
+		in.Kind = KindIncident
+	case !contains(EntryKinds, in.Kind):
+		f.addf(f.line("kind")-f.offset, "kind %q is not one of %s%s", in.Kind, strings.Join(EntryKinds, ", "), didYouMean(in.Kind, EntryKinds))
+		in.Kind = KindIncident
+	}
+	in.Routes = parseRoutes(f)
+	in.Added = f.str("added", false)
+	if in.Added != "" && !isDay(in.Added) {
+		f.addf(f.line("added")-f.offset, "bad added date %q: want YYYY-MM-DD", in.Added)
+		in.Added = ""
+	}
 	in.Sources = parseSources(f)
 	in.Sections = doc.sections
 	problems := f.problems
@@ -134,8 +203,16 @@ func parseSources(f *front) []Source {
 		return nil
 	}
 	var out []Source
+	primary := false
 	for _, item := range n.Content {
 		var s Source
+		if item.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(item.Content); i += 2 {
+				if k := item.Content[i]; !contains(sourceFields, k.Value) {
+					f.addf(k.Line, "unknown source field %q%s", k.Value, didYouMean(k.Value, sourceFields))
+				}
+			}
+		}
 		if err := item.Decode(&s); err != nil {
 			f.addf(item.Line, "source: %s", yamlErr(err, f.offset))
 			continue
@@ -156,9 +233,51 @@ func parseSources(f *front) []Source {
 		} else if !contains(SourceKinds, s.Kind) {
 			f.addf(item.Line, "source kind %q is not one of %s%s", s.Kind, strings.Join(SourceKinds, ", "), didYouMean(s.Kind, SourceKinds))
 		}
+		switch {
+		case s.Retrieved == "":
+			f.addf(item.Line, "source %s has no retrieved date (the day it was read, YYYY-MM-DD)", s.URL)
+		case !isDay(s.Retrieved):
+			f.addf(item.Line, "source %s: bad retrieved date %q: want YYYY-MM-DD", s.URL, s.Retrieved)
+		}
+		primary = primary || !s.Secondary
 		out = append(out, s)
 	}
+	if len(out) > 0 && !primary {
+		f.addf(n.Line, "every source is secondary: cite the primary write-up (a postmortem, status page, paper or issue) beside them")
+	}
 	return out
+}
+
+// parseRoutes reads the routes list; whether each route exists is for
+// content lint, which knows the triage catalogue.
+func parseRoutes(f *front) []string {
+	vals := f.list("routes", false)
+	n := f.fields["routes"]
+	var out []string
+	for i, v := range vals {
+		line := n.Line
+		if n.Kind == yaml.SequenceNode && i < len(n.Content) {
+			line = n.Content[i].Line
+		}
+		if !routePattern.MatchString(v) {
+			f.addf(line, "route %q must look like pending/untolerated-taint", v)
+			continue
+		}
+		if !contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// isDay reports whether s is a valid YYYY-MM-DD date.
+func isDay(s string) bool {
+	m := datePattern.FindStringSubmatch(s)
+	if m == nil || m[3] == "" {
+		return false
+	}
+	_, ok := parseDate(s)
+	return ok
 }
 
 // parseDate accepts YYYY-MM-DD and YYYY-MM and returns the year.
@@ -205,3 +324,36 @@ func contains(list []string, s string) bool {
 
 // Anchor reports whether the incident has a section anchor (for links).
 func (in *Incident) String() string { return fmt.Sprintf("%s %s", in.ID, in.Title) }
+
+// RouteProblems reports routes of incidents that the triage catalogue does
+// not know; known answers whether a route id exists. fsys is read again
+// only to place each problem on its line.
+func (l *Library) RouteProblems(fsys fs.FS, known func(string) bool) []Problem {
+	var out []Problem
+	for _, in := range l.Incidents {
+		for _, r := range in.Routes {
+			if known(r) {
+				continue
+			}
+			out = append(out, Problem{Path: in.Path, Line: itemLine(readOrNil(fsys, in.Path), "routes", r),
+				Msg: fmt.Sprintf("route %q is not a route of the triage trees (see library/triage/*.yaml outcomes)", r)})
+		}
+	}
+	return out
+}
+
+// itemLine finds the line of a value inside a top-level front-matter list,
+// flow style ("routes: [a, b]") or block style.
+func itemLine(src []byte, field, value string) int {
+	start := fieldLine(src, field)
+	lines := strings.Split(string(src), "\n")
+	for i := start - 1; i < len(lines) && i >= 0; i++ {
+		if i > start-1 && (strings.TrimSpace(lines[i]) == "---" || (len(lines[i]) > 0 && lines[i][0] != ' ' && lines[i][0] != '-')) {
+			break
+		}
+		if strings.Contains(lines[i], value) {
+			return i + 1
+		}
+	}
+	return start
+}

@@ -58,6 +58,7 @@ func Load(fsys fs.FS) (*Library, []Problem, error) {
 	lib := &Library{Taxonomy: tax, Hash: hash, incByID: map[string]*Incident{}, pbByID: map[string]*Playbook{}}
 
 	pbFiles, _ := fs.Glob(fsys, "playbooks/*.md")
+	pbFiles, pbKo := splitKorean(pbFiles)
 	parsePB := func(p string, src []byte) (*Playbook, []Problem) { return parsePlaybook(p, src, tax) }
 	for _, r := range parseFiles(fsys, pbFiles, parsePB) {
 		p, pb := r.path, r.v
@@ -77,8 +78,10 @@ func Load(fsys fs.FS) (*Library, []Problem, error) {
 		lib.Playbooks = append(lib.Playbooks, pb)
 	}
 	sort.Slice(lib.Playbooks, func(i, j int) bool { return lib.Playbooks[i].ID < lib.Playbooks[j].ID })
+	problems = append(problems, lib.attachPlaybookKo(parseFiles(fsys, pbKo, parsePlaybookKo))...)
 
 	incFiles, _ := fs.Glob(fsys, "incidents/*.md")
+	incFiles, incKo := splitKorean(incFiles)
 	parseIn := func(p string, src []byte) (*Incident, []Problem) { return parseIncident(p, src, tax) }
 	for _, r := range parseFiles(fsys, incFiles, parseIn) {
 		p, in := r.path, r.v
@@ -107,6 +110,7 @@ func Load(fsys fs.FS) (*Library, []Problem, error) {
 		lib.incByID[in.ID] = in
 		lib.Incidents = append(lib.Incidents, in)
 	}
+	problems = append(problems, lib.attachIncidentKo(parseFiles(fsys, incKo, parseIncidentKo))...)
 	SortNewestFirst(lib.Incidents)
 	SortProblems(problems)
 	if len(lib.Incidents) == 0 && len(lib.Playbooks) == 0 {

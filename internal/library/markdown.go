@@ -77,7 +77,7 @@ func (s *ids) Put(value []byte) { s.seen[string(value)]++ }
 var md = goldmark.New(
 	// Raw HTML stays off (goldmark's default): content is data, not markup.
 	goldmark.WithExtensions(extension.GFM, &frontmatter.Extender{}),
-	goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+	goldmark.WithParserOptions(parser.WithAutoHeadingID(), parser.WithAttribute()),
 )
 
 // The sanitiser runs after goldmark as a second line of defence: links keep

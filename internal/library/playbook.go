@@ -12,6 +12,9 @@ type Playbook struct {
 	Signals    []string  `json:"signals"`
 	Sections   []Section `json:"sections"`
 	Path       string    `json:"path"`
+	// Ko is the Korean playbook from <id>.ko.md, when one exists; its
+	// anchors are the same as the English ones.
+	Ko *PlaybookKo `json:"ko,omitempty"`
 }
 
 // PlaybookSections are the required body sections, in order.

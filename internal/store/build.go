@@ -151,8 +151,8 @@ func (w *writer) terms(tax *library.Taxonomy) {
 
 func (w *writer) playbooks(pbs []*library.Playbook) {
 	for _, pb := range pbs {
-		w.exec(`INSERT INTO playbooks (id, title, summary, path, signals, sections) VALUES (?, ?, ?, ?, ?, ?)`,
-			pb.ID, pb.Title, pb.Summary, pb.Path, jsonText(orEmpty(pb.Signals)), jsonText(pb.Sections))
+		w.exec(`INSERT INTO playbooks (id, title, summary, path, signals, sections, ko) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			pb.ID, pb.Title, pb.Summary, pb.Path, jsonText(orEmpty(pb.Signals)), jsonText(pb.Sections), jsonOrEmpty(pb.Ko))
 		for _, s := range pb.Symptoms {
 			w.exec(`INSERT INTO playbook_terms (playbook_id, facet, term_id) VALUES (?, 'symptom', ?)`, pb.ID, s)
 		}
@@ -164,10 +164,15 @@ func (w *writer) playbooks(pbs []*library.Playbook) {
 
 func (w *writer) incidents(lib *library.Library) {
 	for pos, in := range lib.Incidents {
-		w.exec(`INSERT INTO incidents (id, title, summary, organization, org_slug, date, year, trigger_text, detection, path, sections, position)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		w.exec(`INSERT INTO incidents (id, title, summary, organization, org_slug, date, year, trigger_text, detection, path, sections, position,
+				title_ko, summary_ko, kind, added, ko)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			in.ID, in.Title, in.Summary, in.Organization, OrgSlug(in.Organization), in.Date, in.Year,
-			in.Trigger, in.Detection, in.Path, jsonText(in.Sections), pos)
+			in.Trigger, in.Detection, in.Path, jsonText(in.Sections), pos,
+			in.TitleKo, in.SummaryKo, in.Kind, in.Added, jsonOrEmpty(in.Ko))
+		for _, r := range in.Routes {
+			w.exec(`INSERT INTO incident_routes (incident_id, route) VALUES (?, ?)`, in.ID, r)
+		}
 		categories := map[string]bool{}
 		for _, f := range []library.Facet{library.FacetCause, library.FacetComponent, library.FacetSymptom, library.FacetFactor, library.FacetDomain} {
 			for _, id := range in.Terms(f) {
@@ -181,12 +186,21 @@ func (w *writer) incidents(lib *library.Library) {
 			}
 		}
 		for i, s := range in.Sources {
-			w.exec(`INSERT INTO sources (incident_id, position, url, title, kind) VALUES (?, ?, ?, ?, ?)`, in.ID, i, s.URL, s.Title, s.Kind)
+			w.exec(`INSERT INTO sources (incident_id, position, url, title, kind, retrieved, secondary) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+				in.ID, i, s.URL, s.Title, s.Kind, s.Retrieved, s.Secondary)
 		}
 		for _, pb := range in.Playbooks {
 			w.exec(`INSERT INTO incident_playbooks (incident_id, playbook_id) VALUES (?, ?)`, in.ID, pb)
 		}
 	}
+}
+
+// jsonOrEmpty writes a pointer as JSON, or '' for nil (no Korean twin).
+func jsonOrEmpty[T any](v *T) string {
+	if v == nil {
+		return ""
+	}
+	return jsonText(v)
 }
 
 func orEmpty(s []string) []string {

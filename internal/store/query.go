@@ -47,6 +47,9 @@ type IncidentSummary struct {
 	Causes              []string `json:"causes"`
 	Symptoms            []string `json:"symptoms"`
 	ContributingFactors []string `json:"contributing_factors"`
+	TitleKo             string   `json:"title_ko,omitempty"`
+	SummaryKo           string   `json:"summary_ko,omitempty"`
+	Kind                string   `json:"kind"`
 	CauseCategories     []string `json:"-"`
 	Year                int      `json:"-"`
 	OrgSlug             string   `json:"-"`
@@ -148,14 +151,14 @@ func (s *Store) summaries(ctx context.Context, ids []string) ([]IncidentSummary,
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, title, summary, organization, org_slug, date, year FROM incidents WHERE id IN (`+placeholders(len(ids))+`)`, args...)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, title, summary, organization, org_slug, date, year, title_ko, summary_ko, kind FROM incidents WHERE id IN (`+placeholders(len(ids))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: summaries: %w", err)
 	}
 	byID := map[string]*IncidentSummary{}
 	for rows.Next() {
 		var it IncidentSummary
-		if err := rows.Scan(&it.ID, &it.Title, &it.Summary, &it.Organization, &it.OrgSlug, &it.Date, &it.Year); err != nil {
+		if err := rows.Scan(&it.ID, &it.Title, &it.Summary, &it.Organization, &it.OrgSlug, &it.Date, &it.Year, &it.TitleKo, &it.SummaryKo, &it.Kind); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -273,9 +276,11 @@ func (s *Store) groupCounts(ctx context.Context, q string, args ...any) ([]Facet
 // Incident loads one incident with everything its page shows.
 func (s *Store) Incident(ctx context.Context, id string) (*library.Incident, error) {
 	in := &library.Incident{ID: id}
-	var sections string
-	err := s.db.QueryRowContext(ctx, `SELECT title, summary, organization, date, year, trigger_text, detection, path, sections FROM incidents WHERE id = ?`, id).
-		Scan(&in.Title, &in.Summary, &in.Organization, &in.Date, &in.Year, &in.Trigger, &in.Detection, &in.Path, &sections)
+	var sections, ko string
+	err := s.db.QueryRowContext(ctx, `SELECT title, summary, organization, date, year, trigger_text, detection, path, sections,
+			title_ko, summary_ko, kind, added, ko FROM incidents WHERE id = ?`, id).
+		Scan(&in.Title, &in.Summary, &in.Organization, &in.Date, &in.Year, &in.Trigger, &in.Detection, &in.Path, &sections,
+			&in.TitleKo, &in.SummaryKo, &in.Kind, &in.Added, &ko)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("store: incident %q: %w", id, ErrNotFound)
 	}
@@ -285,18 +290,24 @@ func (s *Store) Incident(ctx context.Context, id string) (*library.Incident, err
 	if err := json.Unmarshal([]byte(sections), &in.Sections); err != nil {
 		return nil, fmt.Errorf("store: incident %q sections: %w", id, err)
 	}
+	if ko != "" {
+		in.Ko = &library.IncidentKo{}
+		if err := json.Unmarshal([]byte(ko), in.Ko); err != nil {
+			return nil, fmt.Errorf("store: incident %q Korean body: %w", id, err)
+		}
+	}
 	sums, err := s.summaries(ctx, []string{id})
 	if err != nil || len(sums) == 0 {
 		return nil, fmt.Errorf("store: incident %q terms: %w", id, err)
 	}
 	in.Domains, in.Components, in.Causes, in.Symptoms, in.ContributingFactors = sums[0].Domains, sums[0].Components, sums[0].Causes, sums[0].Symptoms, sums[0].ContributingFactors
-	rows, err := s.db.QueryContext(ctx, `SELECT url, title, kind FROM sources WHERE incident_id = ? ORDER BY position`, id)
+	rows, err := s.db.QueryContext(ctx, `SELECT url, title, kind, retrieved, secondary FROM sources WHERE incident_id = ? ORDER BY position`, id)
 	if err != nil {
 		return nil, fmt.Errorf("store: sources %q: %w", id, err)
 	}
 	for rows.Next() {
 		var src library.Source
-		if err := rows.Scan(&src.URL, &src.Title, &src.Kind); err != nil {
+		if err := rows.Scan(&src.URL, &src.Title, &src.Kind, &src.Retrieved, &src.Secondary); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -304,15 +315,30 @@ func (s *Store) Incident(ctx context.Context, id string) (*library.Incident, err
 	}
 	rows.Close()
 	in.Playbooks, err = s.ids(ctx, `SELECT playbook_id FROM incident_playbooks WHERE incident_id = ? ORDER BY playbook_id`, id)
+	if err != nil {
+		return nil, err
+	}
+	in.Routes, err = s.ids(ctx, `SELECT route FROM incident_routes WHERE incident_id = ? ORDER BY rowid`, id)
 	return in, err
+}
+
+// IncidentsForRoute lists the incidents that show a triage route, newest
+// first: the cases a wizard outcome and its playbook section cite.
+func (s *Store) IncidentsForRoute(ctx context.Context, route string, limit int) ([]IncidentSummary, error) {
+	ids, err := s.ids(ctx, `SELECT i.id FROM incident_routes r JOIN incidents i ON i.id = r.incident_id
+		WHERE r.route = ? ORDER BY i.position LIMIT ?`, route, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: incidents for route %q: %w", route, err)
+	}
+	return s.summaries(ctx, ids)
 }
 
 // Playbook loads one playbook.
 func (s *Store) Playbook(ctx context.Context, id string) (*library.Playbook, error) {
 	pb := &library.Playbook{ID: id}
-	var signals, sections string
-	err := s.db.QueryRowContext(ctx, `SELECT title, summary, path, signals, sections FROM playbooks WHERE id = ?`, id).
-		Scan(&pb.Title, &pb.Summary, &pb.Path, &signals, &sections)
+	var signals, sections, ko string
+	err := s.db.QueryRowContext(ctx, `SELECT title, summary, path, signals, sections, ko FROM playbooks WHERE id = ?`, id).
+		Scan(&pb.Title, &pb.Summary, &pb.Path, &signals, &sections, &ko)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("store: playbook %q: %w", id, ErrNotFound)
 	}
@@ -324,6 +350,12 @@ func (s *Store) Playbook(ctx context.Context, id string) (*library.Playbook, err
 	}
 	if err := json.Unmarshal([]byte(sections), &pb.Sections); err != nil {
 		return nil, err
+	}
+	if ko != "" {
+		pb.Ko = &library.PlaybookKo{}
+		if err := json.Unmarshal([]byte(ko), pb.Ko); err != nil {
+			return nil, fmt.Errorf("store: playbook %q Korean text: %w", id, err)
+		}
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT facet, term_id FROM playbook_terms WHERE playbook_id = ? ORDER BY rowid`, id)
 	if err != nil {
