@@ -65,14 +65,11 @@ func parseIncidentKo(p string, src []byte) (*koTwin, []Problem) {
 	if doc.preamble != "" {
 		problems = append(problems, Problem{Path: p, Line: doc.frontLine, Msg: "text before the first section: every line belongs under one of " + strings.Join(IncidentSectionsKo, ", ")})
 	}
-	for i, s := range doc.sections {
+	for _, s := range doc.sections {
 		want := slices.Index(IncidentSectionsKo, s.Title)
-		switch {
-		case want < 0:
-			problems = append(problems, Problem{Path: p, Line: s.Line, Msg: fmt.Sprintf("section %q is not one of %s%s", s.Title, strings.Join(IncidentSectionsKo, ", "), didYouMean(s.Title, IncidentSectionsKo))})
+		if want < 0 {
+			problems = append(problems, Problem{Path: p, Line: s.Line, Msg: fmt.Sprintf("section %q is not one of %s", s.Title, strings.Join(IncidentSectionsKo, ", "))})
 			continue
-		case want != i:
-			problems = append(problems, Problem{Path: p, Line: s.Line, Msg: fmt.Sprintf("section %q is out of order (want %s)", s.Title, strings.Join(IncidentSectionsKo, ", "))})
 		}
 		s.ID = Slug(IncidentSections[want])
 		t.sections = append(t.sections, s)
@@ -180,7 +177,7 @@ func anchorParity(p string, en *Playbook, ko *PlaybookKo) []Problem {
 	}
 	for _, a := range koAnchors {
 		if !slices.Contains(enAnchors, a) {
-			problems = append(problems, Problem{Path: p, Line: line(a), Msg: fmt.Sprintf("anchor #%s is not in %s: give the heading the English heading's anchor, like \"## 탐지 {#detect}\"%s", a, path.Base(en.Path), didYouMean(a, enAnchors))})
+			problems = append(problems, Problem{Path: p, Line: line(a), Msg: fmt.Sprintf("anchor #%s is not in %s: give the heading the English heading's anchor, like \"## 탐지 {#detect}\"", a, path.Base(en.Path))})
 		}
 	}
 	for _, a := range enAnchors {

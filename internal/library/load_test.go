@@ -66,13 +66,16 @@ func TestLoadGoodLibrary(t *testing.T) {
 		Trigger:             "A new driver package was rolled out to all nodes at once.",
 		Detection:           "Training jobs failed to start and an alert on allocatable GPUs fired after ten minutes.",
 		Sources: []Source{
-			{URL: "https://example.com/postmortems/driver-rollout", Title: "Driver rollout postmortem (fixture)", Kind: "postmortem"},
-			{URL: "https://status.example.com/incidents/42", Title: "Status page entry (fixture)", Kind: "status-page"},
+			{URL: "https://example.com/postmortems/driver-rollout", Title: "Driver rollout postmortem (fixture)", Kind: "postmortem", Retrieved: "2026-01-15"},
+			{URL: "https://status.example.com/incidents/42", Title: "Status page entry (fixture)", Kind: "status-page", Retrieved: "2026-01-15"},
 		},
 		Playbooks: []string{"gpu-missing"},
 		Path:      "incidents/IL-9001-driver-rollout-hid-gpus.md",
+		TitleKo:   "테스트 사례 제목",
+		SummaryKo: "테스트용으로 만든 가상의 사례입니다.",
+		Kind:      KindIncident,
 	}
-	if diff := cmp.Diff(want, in, cmpopts.IgnoreFields(Incident{}, "Sections")); diff != "" {
+	if diff := cmp.Diff(want, in, cmpopts.IgnoreFields(Incident{}, "Sections", "Ko")); diff != "" {
 		t.Errorf("IL-9001 (-want +got):\n%s", diff)
 	}
 	var titles []string
@@ -143,7 +146,7 @@ func TestLoadBrokenFile(t *testing.T) {
 		},
 		{
 			file:  "incidents/IL-9106-unknown-playbook.md",
-			want:  []string{`incidents/IL-9106-unknown-playbook.md:15: links to playbook "gpu-mising", which does not exist (did you mean "gpu-missing"?)`},
+			want:  []string{`incidents/IL-9106-unknown-playbook.md:16: links to playbook "gpu-mising", which does not exist (did you mean "gpu-missing"?)`},
 			loads: "IL-9106",
 		},
 		{
@@ -171,22 +174,22 @@ func TestLoadBrokenFile(t *testing.T) {
 			loads: "IL-9111",
 		},
 		{
-			// The file has 31 lines; a missing section is reported on the
+			// The file has 34 lines; a missing section is reported on the
 			// last one, where it would be added.
 			file:  "incidents/IL-9112-missing-section.md",
-			want:  []string{`incidents/IL-9112-missing-section.md:31: missing section "Lessons" (a "## Lessons" heading)`},
+			want:  []string{`incidents/IL-9112-missing-section.md:34: missing section "Lessons" (a "## Lessons" heading)`},
 			loads: "IL-9112",
 		},
 		{
 			file:  "incidents/IL-9113-sections-out-of-order.md",
-			want:  []string{`incidents/IL-9113-sections-out-of-order.md:18: section "Trigger" is out of order (want Symptom, Trigger, Detection, Response, Follow-ups, Lessons)`},
+			want:  []string{`incidents/IL-9113-sections-out-of-order.md:21: section "Trigger" is out of order (want Symptom, Trigger, Detection, Response, Follow-ups, Lessons)`},
 			loads: "IL-9113",
 		},
 		{
 			file: "incidents/IL-9114-bad-sources.md",
 			want: []string{
 				`incidents/IL-9114-bad-sources.md:12: source url "ftp://example.com/broken" is not an http(s) URL`,
-				`incidents/IL-9114-bad-sources.md:15: source kind "postmortm" is not one of postmortem, status-page, talk, paper, blog, issue, article (did you mean "postmortem"?)`,
+				`incidents/IL-9114-bad-sources.md:16: source kind "postmortm" is not one of postmortem, status-page, talk, paper, blog, issue, article (did you mean "postmortem"?)`,
 			},
 			loads: "IL-9114",
 		},
@@ -201,6 +204,42 @@ func TestLoadBrokenFile(t *testing.T) {
 				`playbooks/gpu-slow.md:22: missing section "Record" (a "## Record" heading)`,
 			},
 			loads: "gpu-slow",
+		},
+		{
+			file: "incidents/IL-9116-new-fields.md",
+			want: []string{
+				`incidents/IL-9116-new-fields.md:1: missing required field "title_ko"`,
+				`incidents/IL-9116-new-fields.md:11: kind "postmortem" is not one of incident, study`,
+				`incidents/IL-9116-new-fields.md:12: route "Pending Taint" must look like pending/untolerated-taint`,
+				`incidents/IL-9116-new-fields.md:13: bad added date "2024-13-01": want YYYY-MM-DD`,
+				"incidents/IL-9116-new-fields.md:15: source https://example.com/news-rewrite has no retrieved date (the day it was read, YYYY-MM-DD)",
+				"incidents/IL-9116-new-fields.md:15: every source is secondary: cite the primary write-up (a postmortem, status page, paper or issue) beside them",
+				`incidents/IL-9116-new-fields.md:19: unknown source field "retrived" (did you mean "retrieved"?)`,
+			},
+			loads: "IL-9116",
+		},
+		{
+			file: "incidents/IL-9117-orphan.ko.md",
+			want: []string{"incidents/IL-9117-orphan.ko.md:1: Korean body without an English incident: there is no IL-9117-orphan.md"},
+		},
+		{
+			// A Korean body with a section out of order and one that is
+			// not an incident section; the English incident still loads.
+			file: "incidents/IL-9002-scheduler-change-left-pods-pending.ko.md",
+			want: []string{
+				`incidents/IL-9002-scheduler-change-left-pods-pending.ko.md:8: section "감지" is out of order (want 증상, 촉발, 감지, 조치, 후속 조치, 교훈)`,
+				`incidents/IL-9002-scheduler-change-left-pods-pending.ko.md:14: section "대응" is not one of 증상, 촉발, 감지, 조치, 후속 조치, 교훈`,
+				`incidents/IL-9002-scheduler-change-left-pods-pending.ko.md:21: missing section "조치" (a "## 조치" heading)`,
+			},
+		},
+		{
+			file: "playbooks/pod-pending.ko.md",
+			want: []string{
+				`playbooks/pod-pending.ko.md:1: missing anchor #scope of pod-pending.md (heading "Scope")`,
+				`playbooks/pod-pending.ko.md:1: missing anchor #notes of pod-pending.md (heading "Notes")`,
+				`playbooks/pod-pending.ko.md:1: missing anchor #notes-1 of pod-pending.md (heading "Notes")`,
+				`playbooks/pod-pending.ko.md:10: anchor #영향-범위-확인 is not in pod-pending.md: give the heading the English heading's anchor, like "## 탐지 {#detect}"`,
+			},
 		},
 		{
 			file: "playbooks/Bad_Id.md",
@@ -346,5 +385,45 @@ func TestHash(t *testing.T) {
 	lib, _, _ := Load(dirFS(t, "testdata/good"))
 	if lib.Hash != h1 {
 		t.Errorf("Library.Hash = %s, want Hash() = %s", lib.Hash, h1)
+	}
+}
+
+// TestKoreanTwins checks that Korean bodies attach to their English files
+// with the English anchors, so a link to #lessons or #cause-a-... works in
+// both languages.
+func TestKoreanTwins(t *testing.T) {
+	lib, problems, err := Load(dirFS(t, "testdata/good"))
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("Load: %v %v", err, problems)
+	}
+	in, _ := lib.Incident("IL-9001")
+	if in.Ko == nil {
+		t.Fatal("IL-9001 has no Korean body")
+	}
+	var ids, titles []string
+	for _, s := range in.Ko.Sections {
+		ids, titles = append(ids, s.ID), append(titles, s.Title)
+	}
+	if diff := cmp.Diff([]string{"symptom", "trigger", "detection", "response", "follow-ups", "lessons"}, ids); diff != "" {
+		t.Errorf("Korean section anchors (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(IncidentSectionsKo, titles); diff != "" {
+		t.Errorf("Korean section titles (-want +got):\n%s", diff)
+	}
+	if in2, _ := lib.Incident("IL-9002"); in2.Ko != nil {
+		t.Error("IL-9002 has no Korean file but got a Korean body")
+	}
+	pb, _ := lib.Playbook("gpu-missing")
+	if pb.Ko == nil {
+		t.Fatal("gpu-missing has no Korean playbook")
+	}
+	if pb.Ko.Title != "노드에서 GPU가 안 보일 때" {
+		t.Errorf("Korean title %q", pb.Ko.Title)
+	}
+	if diff := cmp.Diff(pb.Anchors(), (&Playbook{Sections: pb.Ko.Sections}).Anchors()); diff != "" {
+		t.Errorf("Korean anchors differ from English (-en +ko):\n%s", diff)
+	}
+	if got := pb.Ko.Sections[2].Anchors[0].Title; got != "원인 A: 드라이버가 안 올라옴" {
+		t.Errorf("sub-heading title %q keeps its attribute text", got)
 	}
 }

@@ -195,7 +195,8 @@ func (w *writer) incidents(lib *library.Library) {
 	}
 }
 
-// jsonOrEmpty writes a pointer as JSON, or '' for nil (no Korean twin).
+// jsonOrEmpty writes a pointer as JSON, or an empty string for nil (no
+// Korean twin).
 func jsonOrEmpty[T any](v *T) string {
 	if v == nil {
 		return ""

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -115,9 +116,29 @@ func TestIncidentSummary(t *testing.T) {
 		Domains: []string{"kubernetes"}, Components: []string{"kube-scheduler"}, Causes: []string{"faulty-change-rollout"},
 		Symptoms: []string{"pod-pending"}, ContributingFactors: []string{"delayed-communication"},
 		CauseCategories: []string{"deployment-defect"},
+		TitleKo:         "테스트 사례 제목", SummaryKo: "테스트용으로 만든 가상의 사례입니다.", Kind: "incident",
 	}
 	if diff := cmp.Diff(want, items[0]); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
+	}
+}
+
+func TestIncidentsForRoute(t *testing.T) {
+	s, _ := readStore(t)
+	ctx := context.Background()
+	got, err := s.IncidentsForRoute(ctx, "pending/insufficient-resources", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"IL-9002"}, ids(got)); diff != "" {
+		t.Errorf("incidents of the route (-want +got):\n%s", diff)
+	}
+	if got, err := s.IncidentsForRoute(ctx, "gpu/driver", 10); err != nil || len(got) != 0 {
+		t.Errorf("a route no incident shows: %v, %v", ids(got), err)
+	}
+	in, err := s.Incident(ctx, "IL-9002")
+	if err != nil || !slices.Equal(in.Routes, []string{"pending/insufficient-resources"}) {
+		t.Errorf("incident routes = %v, %v", in.Routes, err)
 	}
 }
 

@@ -114,7 +114,7 @@ func TestIncidentPageChecks(t *testing.T) {
 	var hrefs []string
 	heading := d.Find("aside h2").FilterFunction(func(_ int, h *goquery.Selection) bool { return h.Text() == "Check my cluster" })
 	heading.Next().Find("a").Each(func(_ int, a *goquery.Selection) { hrefs = append(hrefs, a.AttrOr("href", "")) })
-	if strings.Join(hrefs, " ") != "/gaps#karpenter-node-repair-gpu-pools /gaps#webhook-fail-intercepts-kube-system" {
+	if strings.Join(hrefs, " ") != "/gaps#karpenter-node-repair-gpu-pools /gaps#webhook-ca-bundle-expiring /gaps#webhook-fail-intercepts-kube-system" {
 		t.Fatalf("check links %v", hrefs)
 	}
 }

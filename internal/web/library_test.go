@@ -238,8 +238,9 @@ func TestLibrarySort(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.sort, func(t *testing.T) {
+			// The first page of at most 100: the library has more.
 			doc := page(t, h, "/?per_page=100&sort="+tt.sort, http.StatusOK)
-			if d := cmp.Diff(tt.want, cardIDs(doc)); d != "" {
+			if d := cmp.Diff(tt.want[:min(100, len(tt.want))], cardIDs(doc)); d != "" {
 				t.Errorf("order (-want +got):\n%s", d)
 			}
 			if cur := doc.Find(`nav[aria-label="Sort"] a[aria-current]`).Text(); cur != tt.label {

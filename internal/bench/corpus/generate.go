@@ -150,6 +150,16 @@ func (st *Stats) incident(i int, opt Options) (string, []byte) {
 	field(&b, "id", id)
 	field(&b, "title", title)
 	field(&b, "summary", w.line(draw(r, st.summaryWords)))
+	titleKo := w.phrase(st.koTitles, max(draw(r, st.koTitleWords), 2))
+	if titleKo == "" {
+		titleKo = "생성된 사례 " + id
+	}
+	summaryKo := w.phrase(st.koSummaries, max(draw(r, st.koSummaryWords), 4))
+	if summaryKo == "" {
+		summaryKo = "벤치마크용으로 생성한 사례입니다."
+	}
+	field(&b, "title_ko", titleKo)
+	field(&b, "summary_ko", summaryKo)
 	date := st.date(r)
 	field(&b, "organization", st.org(r, opt.N))
 	field(&b, "date", date)
@@ -167,6 +177,7 @@ func (st *Stats) incident(i int, opt Options) (string, []byte) {
 		fmt.Fprintf(&b, "  - url: https://incidents.example.com/%s/%s-%d\n", date[:4], strings.ToLower(id), k+1)
 		fmt.Fprintf(&b, "    title: %s\n", yamlString(w.phrase(st.global, 4+r.IntN(6))))
 		fmt.Fprintf(&b, "    kind: %s\n", st.sourceKinds[r.IntN(len(st.sourceKinds))])
+		fmt.Fprintf(&b, "    retrieved: %s-01-15\n", date[:4])
 	}
 	if pbs := st.pickPlaybooks(r); len(pbs) > 0 {
 		fmt.Fprintf(&b, "playbooks: [%s]\n", strings.Join(pbs, ", "))

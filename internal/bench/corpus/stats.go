@@ -41,10 +41,14 @@ type Stats struct {
 	playbookPool                                           []string
 
 	lex    *lexicon
-	global *model   // all incident prose
-	titles *model   // titles only
-	docs   []*model // prose of each real incident
-	terms  [][]termUse
+	global *model // all incident prose
+	titles *model // titles only
+	// koTitles and koSummaries model the Korean title and summary every
+	// incident carries, so generated libraries index Korean text too.
+	koTitles, koSummaries        *model
+	koTitleWords, koSummaryWords []int
+	docs                         []*model // prose of each real incident
+	terms                        [][]termUse
 }
 
 // sectionShape is one real section: its length in tokens and, when it is a
@@ -61,14 +65,16 @@ type termUse struct {
 // Measure reads the statistics of lib's incidents.
 func Measure(lib *library.Library) *Stats {
 	st := &Stats{
-		tax:        lib.Taxonomy,
-		incidents:  len(lib.Incidents),
-		termCounts: map[library.Facet][]int{},
-		termPool:   map[library.Facet][]string{},
-		sections:   make([][]sectionShape, len(library.IncidentSections)),
-		lex:        newLexicon(),
-		global:     newModel(),
-		titles:     newModel(),
+		tax:         lib.Taxonomy,
+		incidents:   len(lib.Incidents),
+		termCounts:  map[library.Facet][]int{},
+		termPool:    map[library.Facet][]string{},
+		sections:    make([][]sectionShape, len(library.IncidentSections)),
+		lex:         newLexicon(),
+		global:      newModel(),
+		titles:      newModel(),
+		koTitles:    newModel(),
+		koSummaries: newModel(),
 	}
 	months := 0
 	for _, in := range lib.Incidents {
@@ -102,6 +108,10 @@ func Measure(lib *library.Library) *Stats {
 		}
 		st.docs = append(st.docs, doc)
 		st.titles.add(st.lex, tokenize(in.Title))
+		st.koTitles.add(st.lex, tokenize(in.TitleKo))
+		st.koSummaries.add(st.lex, tokenize(in.SummaryKo))
+		st.koTitleWords = append(st.koTitleWords, len(strings.Fields(in.TitleKo)))
+		st.koSummaryWords = append(st.koSummaryWords, len(strings.Fields(in.SummaryKo)))
 		st.titleWords = append(st.titleWords, len(strings.Fields(in.Title)))
 		st.summaryWords = append(st.summaryWords, len(strings.Fields(in.Summary)))
 		st.triggerWords = append(st.triggerWords, len(strings.Fields(in.Trigger)))
