@@ -164,13 +164,8 @@ func saveInventory(path string, in *inventory.Inventory) error {
 // against the cluster configured for live triage (--kubeconfig or
 // --in-cluster, with the same namespace allow-list), cached for a minute.
 // Without a cluster /gaps explains how to run them and accepts an upload.
-func gapsService(cfg config, fsys fs.FS, loader *content.Loader, log *slog.Logger) *gaps.Service {
-	opts := gaps.ServiceOptions{Version: func() string {
-		if c := loader.Current(); c != nil {
-			return c.Hash
-		}
-		return ""
-	}}
+func gapsService(cfg config, loader *content.Loader, log *slog.Logger) *gaps.Service {
+	opts := gaps.ServiceOptions{Checks: currentChecks(loader)}
 	if cfg.Kubeconfig != "" || cfg.InCluster {
 		r, err := cluster.Connect(cluster.Options{Kubeconfig: cfg.Kubeconfig, Context: cfg.KubeContext, Namespaces: splitList(cfg.Namespaces)})
 		if err != nil {
@@ -181,5 +176,15 @@ func gapsService(cfg config, fsys fs.FS, loader *content.Loader, log *slog.Logge
 			}
 		}
 	}
-	return gaps.NewService(fsys, opts)
+	return gaps.NewService(opts)
+}
+
+// currentChecks hands the gap service the checks of the loaded library.
+func currentChecks(loader *content.Loader) func() *gaps.Set {
+	return func() *gaps.Set {
+		if c := loader.Current(); c != nil {
+			return c.Checks
+		}
+		return nil
+	}
 }

@@ -41,7 +41,8 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 		return err
 	}
 	log := newLogger(cfg, stderr)
-	loader := content.NewLoader(libraryFS(cfg), cfg.Data, log, builders(cfg.Data, log, search.Options{CacheBytes: -1})...)
+	loader := content.NewLoader(libraryFS(cfg), cfg.Data, log)
+	loader.Search = search.Options{CacheBytes: -1}
 	defer loader.Close()
 	opts := mcp.Options{Version: version(), Log: log}
 	if cfg.Kubeconfig != "" || cfg.InCluster {
@@ -52,7 +53,7 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 			return fmt.Errorf("mcp: live triage: %w", err)
 		}
 		opts.Pods = livePods{cluster: r, src: loader}
-		opts.Gaps = mcpGaps{svc: liveGaps(r, libraryFS(cfg), loader)}
+		opts.Gaps = mcpGaps{svc: liveGaps(r, loader)}
 		log.Info("live triage on: triage_pod reads the cluster read-only", "namespaces", cfg.Namespaces)
 	}
 	// The library loads before the first message is read, so no tool call

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io/fs"
 	"net/http"
 	"time"
 
@@ -40,14 +39,9 @@ func portalGaps(a *app) mcp.GapChecker {
 }
 
 // liveGaps is the gap service of "casebook mcp --live".
-func liveGaps(r *cluster.Reader, fsys fs.FS, loader *content.Loader) *gaps.Service {
-	return gaps.NewService(fsys, gaps.ServiceOptions{
-		Version: func() string {
-			if c := loader.Current(); c != nil {
-				return c.Hash
-			}
-			return ""
-		},
+func liveGaps(r *cluster.Reader, loader *content.Loader) *gaps.Service {
+	return gaps.NewService(gaps.ServiceOptions{
+		Checks: currentChecks(loader),
 		Collect: func(ctx context.Context) (*inventory.Inventory, error) {
 			return r.Inventory(ctx, cluster.InventoryOptions{Timeout: 30 * time.Second})
 		},

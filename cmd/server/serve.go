@@ -50,12 +50,12 @@ func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
 		fsys = os.DirFS(cfg.Library)
 	}
 	m := metrics.New()
-	loader := content.NewLoader(fsys, cfg.Data, log, builders(cfg.Data, log, search.Options{
-		CacheBytes: int64(cfg.SearchCacheMB) << 20, OnCache: m.SearchCache})...)
+	loader := content.NewLoader(fsys, cfg.Data, log)
+	loader.Search = search.Options{CacheBytes: int64(cfg.SearchCacheMB) << 20, OnCache: m.SearchCache}
 	loader.OnLoad = m.LibraryLoad
 	a := &app{cfg: cfg, log: log, loader: loader, metrics: m, fsys: fsys}
 	cc := clusterConfig(cfg, log)
-	a.gaps = gapsService(cfg, fsys, loader, log)
+	a.gaps = gapsService(cfg, loader, log)
 	var staticFS fs.FS
 	if cfg.Dev {
 		staticFS = os.DirFS("web/static")

@@ -1,67 +1,75 @@
-// Package content runs the load pipeline — library.Load, store.Build,
-// search index, triage catalogue — and holds the current result. A reload
-// builds a complete new Content aside and swaps it in with one atomic store,
-// so a request in flight keeps reading the Content it started with.
+// Package content runs the load pipeline — parse the library, build its
+// SQLite read model and search index, load the triage catalogue and the gap
+// checks, draw the whole-library graph — and holds the current result. A
+// reload builds a complete new Content aside and swaps it in with one
+// atomic store, so a request in flight keeps reading the Content it started
+// with.
 package content
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io/fs"
 	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"casebook/internal/gaps"
+	"casebook/internal/graph"
 	"casebook/internal/library"
+	"casebook/internal/search"
 	"casebook/internal/store"
 	"casebook/internal/triage"
 )
 
-// Content is one loaded library and its read models. It is immutable once
-// published.
+// Content is one loaded library and every read model derived from it. It
+// is immutable once published: a request reads all of it from one version
+// of the library.
 type Content struct {
-	Hash      string
-	Taxonomy  *library.Taxonomy
-	Store     *store.Store
-	Triage    *triage.Catalog
+	Hash     string
+	Taxonomy *library.Taxonomy
+	Store    *store.Store
+	// Search is the full-text index; nil only when the Loader was told to
+	// leave it out (NoSearch).
+	Search *search.Index
+	Triage *triage.Catalog
+	// Checks are the compiled gap checks of library/checks.
+	Checks *gaps.Set
+	// Graph links every cause, component, symptom and factor to its cases,
+	// unfiltered and without focus: the library page, the search page and
+	// /api/graph draw it on most requests, and at 10,000 incidents building
+	// it costs about half a second of CPU.
+	Graph graph.Graph
+	// Orgs names the organisations by their slug, the one key URLs, filters
+	// and the search index use.
+	Orgs      Orgs
 	Problems  []library.Problem
 	LoadedAt  time.Time
 	Incidents int
 	Playbooks int
-	Warm      bool // the read models were reused and nothing was re-parsed
-	extras    Extras
+	Warm      bool // the store was reused and nothing was parsed
 }
 
-// Extras are the read models other packages add to a Content (search index,
-// triage catalogue). They are built by Builders so this package does not
-// depend on them.
-type Extras map[string]any
+// Orgs maps organisation slugs (library.Slug of the name) to the names the
+// incidents write.
+type Orgs map[string]string
 
-// Extra returns a read model registered under name.
-func (c *Content) Extra(name string) any { return c.extras[name] }
-
-// Builder adds a read model to a Content. lib returns the parsed library;
-// on a warm start it parses on first call, so a builder that can reuse what
-// it persisted for c.Hash without the library never pays for parsing.
-type Builder struct {
-	Name  string
-	Build func(ctx context.Context, lib func() (*library.Library, error), c *Content) (any, error)
-	Close func(v any)
+// Name returns the organisation's name, or the slug itself when no
+// incident names it.
+func (o Orgs) Name(slug string) string {
+	if n, ok := o[slug]; ok {
+		return n
+	}
+	return slug
 }
-
-// ErrRebuild tells the loader a warm start is impossible and it must parse.
-var ErrRebuild = errors.New("content: read model must be rebuilt")
 
 // Loader loads a library folder into Contents.
 type Loader struct {
-	fsys     fs.FS
-	dataDir  string
-	log      *slog.Logger
-	builders []Builder
-	cur      atomic.Pointer[Content]
-	mu       sync.Mutex // one load at a time; guards retiring
+	fsys    fs.FS
+	dataDir string
+	log     *slog.Logger
+	cur     atomic.Pointer[Content]
+	mu      sync.Mutex // one load at a time; guards retiring
 	// retire is how long an old Content stays open after a swap, so requests
 	// that started on it can finish. Its database file is kept until then.
 	retire   time.Duration
@@ -69,16 +77,21 @@ type Loader struct {
 	// saving counts library snapshots being written in the background;
 	// Close waits for them so a clean shutdown leaves one for the next start.
 	saving sync.WaitGroup
-	// Loads counts completed loads, for metrics; LastError is the last
-	// failure, if the most recent load failed.
+
+	// NoSearch leaves the search index out, for commands that only read
+	// the store (export); Search configures it (its result cache). Set
+	// them before the first Load.
+	NoSearch bool
+	Search   search.Options
+	// OnLoad is told about every load, for metrics: how long it took, how
+	// many problems the library has, and the error if it failed.
 	OnLoad func(d time.Duration, problems int, err error)
 }
 
 // NewLoader returns a loader for the library rooted at fsys, persisting its
 // read models under dataDir.
-func NewLoader(fsys fs.FS, dataDir string, log *slog.Logger, builders ...Builder) *Loader {
-	return &Loader{fsys: fsys, dataDir: dataDir, log: log, builders: builders, retire: 30 * time.Second,
-		retiring: map[*Content]bool{}}
+func NewLoader(fsys fs.FS, dataDir string, log *slog.Logger) *Loader {
+	return &Loader{fsys: fsys, dataDir: dataDir, log: log, retire: 30 * time.Second, retiring: map[*Content]bool{}}
 }
 
 // Current returns the published Content, or nil before the first load.
@@ -110,7 +123,7 @@ func (l *Loader) Load(ctx context.Context) (*Content, error) {
 		time.AfterFunc(l.retire, func() {
 			l.mu.Lock()
 			defer l.mu.Unlock()
-			l.close(old)
+			old.close()
 			delete(l.retiring, old)
 			l.prune()
 		})
@@ -132,120 +145,11 @@ func (l *Loader) load(ctx context.Context) (*Content, error) {
 	if cur := l.cur.Load(); cur != nil && cur.Hash == hash {
 		return cur, nil
 	}
-	if c, err := l.warm(ctx, hash); err == nil {
-		return c, nil
-	} else if !errors.Is(err, ErrRebuild) && !store.IsStale(err) {
-		l.log.Warn("reusing persisted read models failed; rebuilding", "err", err)
-	}
-	return l.cold(ctx)
+	return l.build(ctx, hash)
 }
 
-// warm reuses read models persisted for hash: only the small taxonomy is
-// parsed.
-func (l *Loader) warm(ctx context.Context, hash string) (*Content, error) {
-	tax, err := parseTaxonomy(l.fsys)
-	if err != nil {
-		return nil, err
-	}
-	st, err := store.Open(ctx, l.dataDir, hash)
-	if err != nil {
-		return nil, err
-	}
-	cat, _ := triage.Load(l.fsys) // its problems were recorded by the cold load
-	c := &Content{Hash: hash, Taxonomy: tax, Store: st, Triage: cat, LoadedAt: time.Now(), Warm: true, extras: Extras{}}
-	if c.Problems, err = st.Problems(ctx); err != nil {
-		st.Close()
-		return nil, err
-	}
-	if c.Incidents, c.Playbooks, err = st.Count(ctx); err != nil {
-		st.Close()
-		return nil, err
-	}
-	var parsed *library.Library
-	lazy := func() (*library.Library, error) {
-		if parsed == nil {
-			lib, err := loadSnapshot(l.dataDir, hash, tax)
-			if err == nil {
-				parsed = lib
-				return parsed, nil // decoded, not parsed: still warm
-			}
-			if !errors.Is(err, fs.ErrNotExist) {
-				l.log.Warn("library snapshot unusable; parsing the library", "err", err)
-			}
-			lib, _, err = library.Load(l.fsys)
-			if err != nil {
-				return nil, err
-			}
-			if lib.Hash != hash {
-				return nil, fmt.Errorf("%w: library changed during load", ErrRebuild)
-			}
-			parsed = lib
-			c.Warm = false
-			l.saveSnapshot(lib)
-		}
-		return parsed, nil
-	}
-	if err := l.runBuilders(ctx, lazy, c); err != nil {
-		l.close(c)
-		return nil, err
-	}
-	return c, nil
-}
-
-func (l *Loader) cold(ctx context.Context) (*Content, error) {
-	lib, problems, err := library.Load(l.fsys)
-	var cat *triage.Catalog
-	if lib != nil {
-		var tp []library.Problem
-		cat, tp = loadTriage(l.fsys, lib)
-		problems = append(problems, tp...)
-	}
-	library.SortProblems(problems)
-	if err != nil {
-		for _, p := range problems {
-			l.log.Error("library problem", "problem", p.String())
-		}
-		return nil, fmt.Errorf("content: load library: %w", err)
-	}
-	st, err := store.Build(ctx, l.dataDir, lib, problems)
-	if err != nil {
-		return nil, err
-	}
-	c := &Content{Hash: lib.Hash, Taxonomy: lib.Taxonomy, Store: st, Triage: cat, Problems: problems, LoadedAt: time.Now(),
-		Incidents: len(lib.Incidents), Playbooks: len(lib.Playbooks), extras: Extras{}}
-	if err := l.runBuilders(ctx, func() (*library.Library, error) { return lib, nil }, c); err != nil {
-		l.close(c)
-		return nil, err
-	}
-	l.saveSnapshot(lib)
-	return c, nil
-}
-
-// saveSnapshot persists lib for the next warm start, in the background: a
-// load does not wait for it.
-func (l *Loader) saveSnapshot(lib *library.Library) {
-	l.saving.Add(1)
-	go func() {
-		defer l.saving.Done()
-		if err := saveSnapshot(l.dataDir, lib); err != nil {
-			l.log.Warn("could not save the library snapshot; the next start will parse", "err", err)
-		}
-	}()
-}
-
-func (l *Loader) runBuilders(ctx context.Context, lib func() (*library.Library, error), c *Content) error {
-	for _, b := range l.builders {
-		v, err := b.Build(ctx, lib, c)
-		if err != nil {
-			return fmt.Errorf("content: build %s: %w", b.Name, err)
-		}
-		c.extras[b.Name] = v
-	}
-	return nil
-}
-
-// prune removes the database files that neither the published Content nor
-// a retiring one reads. The caller holds l.mu, so no build is in progress.
+// prune removes the read models that neither the published Content nor a
+// retiring one reads. The caller holds l.mu, so no build is in progress.
 func (l *Loader) prune() {
 	cur := l.cur.Load()
 	if cur == nil {
@@ -257,30 +161,28 @@ func (l *Loader) prune() {
 	}
 	store.Prune(l.dataDir, keep...)
 	pruneSnapshots(l.dataDir, keep)
-}
-
-func (l *Loader) close(c *Content) {
-	for _, b := range l.builders {
-		if v, ok := c.extras[b.Name]; ok && b.Close != nil {
-			b.Close(v)
+	if cur.Search != nil {
+		if err := cur.Search.RemoveStale(); err != nil {
+			l.log.Warn("could not remove old search indexes", "err", err)
 		}
 	}
-	c.Store.Close()
+}
+
+// close releases the read models' files; a Content being built may have
+// only some of them.
+func (c *Content) close() {
+	if c.Search != nil {
+		_ = c.Search.Close()
+	}
+	if c.Store != nil {
+		c.Store.Close()
+	}
 }
 
 // Close closes the current Content.
 func (l *Loader) Close() {
 	l.saving.Wait()
 	if c := l.cur.Swap(nil); c != nil {
-		l.close(c)
+		c.close()
 	}
-}
-
-func parseTaxonomy(fsys fs.FS) (*library.Taxonomy, error) {
-	src, err := fs.ReadFile(fsys, "taxonomy.yaml")
-	if err != nil {
-		return nil, fmt.Errorf("content: %w", err)
-	}
-	tax, _, err := library.ParseTaxonomy("taxonomy.yaml", src)
-	return tax, err
 }

@@ -3,6 +3,7 @@ package content
 import (
 	"bufio"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,4 +85,27 @@ func pruneSnapshots(dir string, keep []string) {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
+}
+
+// saveSnapshot persists lib for the next warm start, in the background: a
+// load does not wait for it.
+func (l *Loader) saveSnapshot(lib *library.Library) {
+	l.saving.Add(1)
+	go func() {
+		defer l.saving.Done()
+		if err := saveSnapshot(l.dataDir, lib); err != nil {
+			l.log.Warn("could not save the library snapshot; the next start will parse", "err", err)
+		}
+	}()
+}
+
+// parseTaxonomy reads only the taxonomy, which a decoded snapshot needs
+// beside it.
+func parseTaxonomy(fsys fs.FS) (*library.Taxonomy, error) {
+	src, err := fs.ReadFile(fsys, "taxonomy.yaml")
+	if err != nil {
+		return nil, fmt.Errorf("content: %w", err)
+	}
+	tax, _, err := library.ParseTaxonomy("taxonomy.yaml", src)
+	return tax, err
 }

@@ -11,27 +11,14 @@ import (
 	"casebook/internal/library"
 )
 
-// libraryBuilder records the library a builder got and whether the load
-// was warm when it asked.
-type libraryBuilder struct {
-	got *library.Library
-}
-
-func (b *libraryBuilder) builder() Builder {
-	return Builder{Name: "lib", Build: func(_ context.Context, lib func() (*library.Library, error), _ *Content) (any, error) {
-		l, err := lib()
-		b.got = l
-		return l, err
-	}}
+func quietLoader(lib, data string) *Loader {
+	return NewLoader(os.DirFS(lib), data, slog.New(slog.NewTextHandler(io.Discard, nil)))
 }
 
 func TestWarmStartDecodesTheSnapshotInsteadOfParsing(t *testing.T) {
 	ctx := context.Background()
 	lib, data := libDir(t), t.TempDir()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-
-	var b1 libraryBuilder
-	l1 := NewLoader(os.DirFS(lib), data, log, b1.builder())
+	l1 := quietLoader(lib, data)
 	cold, err := l1.Load(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -41,21 +28,28 @@ func TestWarmStartDecodesTheSnapshotInsteadOfParsing(t *testing.T) {
 		t.Fatalf("no snapshot after a cold load: %v", err)
 	}
 
-	var b2 libraryBuilder
-	l2 := NewLoader(os.DirFS(lib), data, log, b2.builder())
+	l2 := quietLoader(lib, data)
 	t.Cleanup(l2.Close)
 	warm, err := l2.Load(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !warm.Warm {
-		t.Error("a builder that needs the library made the warm start parse despite the snapshot")
+	if !warm.Warm || !warm.Search.Info().Reused {
+		t.Errorf("second start parsed or indexed again despite the snapshot (warm %v)", warm.Warm)
 	}
-	if b2.got == nil || len(b2.got.Incidents) != len(b1.got.Incidents) || b2.got.Taxonomy != warm.Taxonomy {
-		t.Fatalf("the warm builder got %v", b2.got)
+	parsed, _, err := library.Load(os.DirFS(lib))
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, in := range b1.got.Incidents {
-		if got, ok := b2.got.Incident(in.ID); !ok || got.Title != in.Title || len(got.Sections) != len(in.Sections) {
+	decoded, _, wasParsed, err := l2.parse(cold.Hash, true)
+	if err != nil || wasParsed {
+		t.Fatalf("parse with a stored read model: parsed %v, err %v", wasParsed, err)
+	}
+	if len(decoded.Incidents) != len(parsed.Incidents) {
+		t.Fatalf("decoded %d incidents, parsed %d", len(decoded.Incidents), len(parsed.Incidents))
+	}
+	for _, in := range parsed.Incidents {
+		if got, ok := decoded.Incident(in.ID); !ok || got.Title != in.Title || len(got.Sections) != len(in.Sections) {
 			t.Errorf("incident %s differs after the snapshot", in.ID)
 		}
 	}
@@ -64,9 +58,7 @@ func TestWarmStartDecodesTheSnapshotInsteadOfParsing(t *testing.T) {
 func TestDamagedSnapshotFallsBackToParsing(t *testing.T) {
 	ctx := context.Background()
 	lib, data := libDir(t), t.TempDir()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	var b1 libraryBuilder
-	l1 := NewLoader(os.DirFS(lib), data, log, b1.builder())
+	l1 := quietLoader(lib, data)
 	cold, err := l1.Load(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -75,18 +67,17 @@ func TestDamagedSnapshotFallsBackToParsing(t *testing.T) {
 	if err := os.WriteFile(snapshotPath(data, cold.Hash), []byte("not a snapshot"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var b2 libraryBuilder
-	l2 := NewLoader(os.DirFS(lib), data, log, b2.builder())
-	warm, err := l2.Load(ctx)
+	l2 := quietLoader(lib, data)
+	again, err := l2.Load(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if warm.Warm || b2.got == nil || len(b2.got.Incidents) != len(b1.got.Incidents) {
-		t.Errorf("damaged snapshot: warm %v, library %v", warm.Warm, b2.got)
+	if again.Warm || again.Incidents != cold.Incidents {
+		t.Errorf("damaged snapshot: warm %v, %d incidents, want %d", again.Warm, again.Incidents, cold.Incidents)
 	}
 	l2.Close()
 	// The parse wrote a good snapshot again.
-	if _, err := loadSnapshot(data, cold.Hash, warm.Taxonomy); err != nil {
+	if _, err := loadSnapshot(data, cold.Hash, again.Taxonomy); err != nil {
 		t.Errorf("no usable snapshot after parsing: %v", err)
 	}
 }

@@ -39,16 +39,26 @@ func Load(fsys fs.FS) (*Set, []library.Problem) {
 // and, when the library loaded, incidents and playbooks that do not exist.
 func Lint(fsys fs.FS, lib *library.Library) []library.Problem {
 	set, problems := Load(fsys)
+	problems = append(problems, set.Dangling(lib)...)
+	library.SortProblems(problems)
+	return problems
+}
+
+// Dangling lists the citations of the checks that lib cannot resolve: an
+// incident it does not have, a playbook or a section heading it lacks.
+// With no library (it failed to load) there is nothing to resolve against.
+func (s *Set) Dangling(lib *library.Library) []library.Problem {
 	if lib == nil {
-		return problems
+		return nil
 	}
-	for _, c := range set.Checks {
+	var problems []library.Problem
+	anchors := lib.PlaybookAnchors()
+	for _, c := range s.Checks {
 		for _, id := range c.Incidents {
 			if _, ok := lib.Incident(id); !ok {
 				problems = append(problems, library.Problem{Path: c.Path, Line: c.lineOf("incidents"), Msg: "cites incident " + id + ", which is not in the library"})
 			}
 		}
-		anchors := lib.PlaybookAnchors()
 		for _, ref := range c.Playbooks {
 			id, anchor, _ := strings.Cut(ref, "#")
 			switch {
@@ -59,7 +69,6 @@ func Lint(fsys fs.FS, lib *library.Library) []library.Problem {
 			}
 		}
 	}
-	library.SortProblems(problems)
 	return problems
 }
 

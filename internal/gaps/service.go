@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"sync"
 	"time"
 )
@@ -22,41 +21,38 @@ type Collector func(ctx context.Context) (*inventory.Inventory, error)
 // short time so page loads do not each read the whole cluster, or against
 // an uploaded inventory file.
 type Service struct {
-	fsys    fs.FS
-	version func() string
+	checks  func() *Set
 	collect Collector
 	ttl     time.Duration
 	limits  Limits
 	now     func() time.Time
 
 	mu       sync.Mutex // one collection at a time; the others wait for its result
-	set      *Set
-	setFor   string
 	cached   *Report
 	cachedAt time.Time
-	cacheFor string
+	cacheFor *Set
 }
 
 // ServiceOptions configure a Service. Zero values take the defaults.
 type ServiceOptions struct {
-	// Version names the library's content (its hash); checks are reloaded
-	// and the cache dropped when it changes.
-	Version func() string
+	// Checks returns the current library's compiled checks (the loaded
+	// content's); a reload hands out a new Set, which drops the cache.
+	Checks func() *Set
 	// Collect reads the cluster; nil means none is configured.
 	Collect Collector
 	TTL     time.Duration // default 1 minute
 	Limits  Limits
 }
 
-// NewService returns a Service over the checks of the library at fsys.
-func NewService(fsys fs.FS, o ServiceOptions) *Service {
-	if o.Version == nil {
-		o.Version = func() string { return "" }
-	}
+// ErrNoChecks is returned while no library (and so no check) is loaded.
+var ErrNoChecks = errors.New("gaps: no library is loaded yet")
+
+// NewService returns a Service over the checks o.Checks hands out.
+func NewService(o ServiceOptions) *Service {
 	if o.TTL <= 0 {
 		o.TTL = time.Minute
 	}
-	return &Service{fsys: fsys, version: o.Version, collect: o.Collect, ttl: o.TTL, limits: o.Limits, now: time.Now}
+	return &Service{checks: o.Checks, collect: o.Collect, ttl: o.TTL, limits: o.Limits, now: time.Now}
 }
 
 // Live reports whether a cluster is configured.
@@ -65,34 +61,16 @@ func (s *Service) Live() bool { return s.collect != nil }
 // TTL is how long a live result is reused.
 func (s *Service) TTL() time.Duration { return s.ttl }
 
-// checks returns the compiled checks of the current library; s.mu held.
-func (s *Service) checks() (*Set, error) {
-	v := s.version()
-	if s.set == nil || s.setFor != v {
-		set, problems := Load(s.fsys)
-		if len(problems) > 0 && len(set.Checks) == 0 {
-			return nil, fmt.Errorf("gaps: no check loaded; first problem: %s", problems[0])
-		}
-		s.set, s.setFor = set, v
+// current returns the checks of the loaded library.
+func (s *Service) current() (*Set, error) {
+	var set *Set
+	if s.checks != nil {
+		set = s.checks()
 	}
-	return s.set, nil
-}
-
-// Checks returns the current library's checks.
-func (s *Service) Checks() (*Set, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.checks()
-}
-
-// ChecksFor lists the checks that cite an incident; none when the checks
-// do not load.
-func (s *Service) ChecksFor(incident string) []*Check {
-	set, err := s.Checks()
-	if err != nil {
-		return nil
+	if set == nil {
+		return nil, ErrNoChecks
 	}
-	return set.For(incident)
+	return set, nil
 }
 
 // Run checks the configured cluster, reusing a result younger than the TTL
@@ -103,11 +81,11 @@ func (s *Service) Run(ctx context.Context) (*Report, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	set, err := s.checks()
+	set, err := s.current()
 	if err != nil {
 		return nil, err
 	}
-	if s.cached != nil && s.cacheFor == s.setFor && s.now().Sub(s.cachedAt) < s.ttl {
+	if s.cached != nil && s.cacheFor == set && s.now().Sub(s.cachedAt) < s.ttl {
 		return s.cached, nil
 	}
 	inv, err := s.collect(ctx)
@@ -116,7 +94,7 @@ func (s *Service) Run(ctx context.Context) (*Report, error) {
 	}
 	rep := set.Run(ctx, inv, s.limits)
 	rep.Source = "the configured cluster"
-	s.cached, s.cachedAt, s.cacheFor = rep, s.now(), s.setFor
+	s.cached, s.cachedAt, s.cacheFor = rep, s.now(), set
 	return rep, nil
 }
 
@@ -127,7 +105,7 @@ func (s *Service) RunFile(ctx context.Context, name string, r io.Reader) (*Repor
 	if err != nil {
 		return nil, err
 	}
-	set, err := s.Checks()
+	set, err := s.current()
 	if err != nil {
 		return nil, err
 	}

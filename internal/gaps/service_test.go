@@ -13,9 +13,10 @@ import (
 )
 
 func TestServiceCachesAndReloads(t *testing.T) {
-	reads, version := 0, "a"
-	s := NewService(library.FS, ServiceOptions{
-		Version: func() string { return version },
+	set := loadSet(t)
+	reads := 0
+	s := NewService(ServiceOptions{
+		Checks: func() *Set { return set },
 		Collect: func(context.Context) (*inventory.Inventory, error) {
 			reads++
 			return newInventory(with(func(i *inventory.Inventory) {
@@ -41,18 +42,19 @@ func TestServiceCachesAndReloads(t *testing.T) {
 	}
 	now = now.Add(2 * time.Minute)
 	s.Run(ctx)
-	version = "b" // a library reload drops the cache
+	set = loadSet(t) // a library reload hands out new checks and drops the cache
 	s.Run(ctx)
 	if reads != 3 {
 		t.Fatalf("%d reads, want 3", reads)
 	}
-	if got := s.ChecksFor("IL-0138"); len(got) != 1 || got[0].ID != "single-control-plane-node" {
+	if got := set.For("IL-0138"); len(got) != 1 || got[0].ID != "single-control-plane-node" {
 		t.Fatalf("checks for IL-0138: %v", got)
 	}
 }
 
 func TestServiceWithoutCluster(t *testing.T) {
-	s := NewService(library.FS, ServiceOptions{})
+	set := loadSet(t)
+	s := NewService(ServiceOptions{Checks: func() *Set { return set }})
 	if _, err := s.Run(context.Background()); !errors.Is(err, ErrNoCluster) || s.Live() {
 		t.Fatalf("err %v live %v", err, s.Live())
 	}
@@ -71,4 +73,23 @@ func TestServiceWithoutCluster(t *testing.T) {
 	if _, err := s.RunFile(context.Background(), "x", strings.NewReader(`{"version":1,"kind":"Inventory","nodes":[{}]}`)); err == nil {
 		t.Fatal("a nameless node must be refused")
 	}
+}
+
+func TestServiceBeforeALibraryLoads(t *testing.T) {
+	s := NewService(ServiceOptions{Checks: func() *Set { return nil }, Collect: func(context.Context) (*inventory.Inventory, error) {
+		t.Fatal("the cluster was read without checks to run")
+		return nil, nil
+	}})
+	if _, err := s.Run(context.Background()); !errors.Is(err, ErrNoChecks) {
+		t.Fatalf("err %v, want ErrNoChecks", err)
+	}
+}
+
+func loadSet(t *testing.T) *Set {
+	t.Helper()
+	set, problems := Load(library.FS)
+	if len(problems) > 0 {
+		t.Fatalf("library checks have problems: %v", problems)
+	}
+	return set
 }

@@ -12,7 +12,6 @@ import (
 
 	"casebook/internal/gaps"
 	"casebook/internal/mcp"
-	deflib "casebook/library"
 )
 
 // fakeGaps checks the inventory read from the harness's planted cluster,
@@ -51,7 +50,7 @@ func TestCheckClusterGaps(t *testing.T) {
 		}
 	}
 
-	cs := connectTo(mcp.Options{Log: quiet, Gaps: fakeGaps{gaps.NewService(deflib.FS, gaps.ServiceOptions{})}})
+	cs := connectTo(mcp.Options{Log: quiet, Gaps: fakeGaps{gaps.NewService(gaps.ServiceOptions{Checks: func() *gaps.Set { return l.Current().Checks }})}})
 	var out mcp.GapsOutput
 	decode(t, call(t, cs, "check_cluster_gaps", `{"min_severity":"high"}`), &out)
 	if out.Found != 16 || out.Passed != 1 || len(out.Results) != 11 {

@@ -15,31 +15,17 @@ import (
 	deflib "casebook/library"
 
 	"casebook/internal/content"
-	"casebook/internal/library"
 	"casebook/internal/mcp"
-	"casebook/internal/search"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // loader loads the embedded library (compiled in, so concurrent edits to
-// library/ cannot change it under the test) with the search index, as
-// cmd/server wires it.
+// library/ cannot change it under the test), search index included.
 func loader(t *testing.T) *content.Loader {
 	t.Helper()
 	dir := t.TempDir()
-	searchIndex := content.Builder{
-		Name: "search",
-		Build: func(ctx context.Context, lib func() (*library.Library, error), c *content.Content) (any, error) {
-			l, err := lib()
-			if err != nil {
-				return nil, err
-			}
-			return search.Open(dir, l)
-		},
-		Close: func(v any) { _ = v.(*search.Index).Close() },
-	}
-	l := content.NewLoader(deflib.FS, dir, quiet, searchIndex)
+	l := content.NewLoader(deflib.FS, dir, quiet)
 	t.Cleanup(l.Close)
 	if _, err := l.Load(context.Background()); err != nil {
 		t.Fatalf("load library: %v", err)

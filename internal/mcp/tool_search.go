@@ -67,11 +67,6 @@ var searchTool = toolSpec[SearchInput]{
 	},
 }
 
-// Searcher is the search index as these tools use it (*search.Index).
-type Searcher interface {
-	Search(ctx context.Context, r search.Request) (*search.Result, error)
-}
-
 func (t *tools) search(ctx context.Context, c *content.Content, _ *sdk.CallToolRequest, in SearchInput) (SearchOutput, error) {
 	q := strings.TrimSpace(in.Query)
 	switch {
@@ -92,18 +87,15 @@ func (t *tools) search(ctx context.Context, c *content.Content, _ *sdk.CallToolR
 	default:
 		return SearchOutput{}, badArg("kind %q: want incident, playbook or all", in.Kind)
 	}
-	idx, ok := c.Extra("search").(Searcher)
-	if !ok {
+	idx := c.Search
+	if idx == nil {
 		return SearchOutput{}, badArg("full-text search is not available on this server; use list_incidents with filters (vocab finds them)")
 	}
 	f, err := storeFilter(ctx, c, in.Filters)
 	if err != nil {
 		return SearchOutput{}, err
 	}
-	req, err := searchRequest(ctx, c, q, kind, f)
-	if err != nil {
-		return SearchOutput{}, err
-	}
+	req := searchRequest(q, kind, f)
 	req.PerPage = in.Limit
 	if req.PerPage == 0 {
 		req.PerPage = defaultLimit
@@ -131,29 +123,15 @@ func (t *tools) search(ctx context.Context, c *content.Content, _ *sdk.CallToolR
 	return out, nil
 }
 
-// searchRequest maps a validated filter onto the index's request. The index
-// knows organisations by name, the store by slug.
-func searchRequest(ctx context.Context, c *content.Content, q, kind string, f store.Filter) (search.Request, error) {
-	req := search.Request{Query: q, Kind: kind, Filters: map[library.Facet][]string{}, Year: f.Years}
+// searchRequest maps a validated filter onto the index's request.
+func searchRequest(q, kind string, f store.Filter) search.Request {
+	req := search.Request{Query: q, Kind: kind, Filters: map[library.Facet][]string{}, Org: f.Orgs, Year: f.Years}
 	for facet, v := range f.Terms {
 		if len(v) > 0 {
 			req.Filters[facet] = v
 		}
 	}
-	if len(f.Orgs) > 0 {
-		counts, err := c.Store.FacetCounts(ctx, store.Filter{}, c.Taxonomy)
-		if err != nil {
-			return req, err
-		}
-		for _, slug := range f.Orgs {
-			for _, o := range counts["org"] {
-				if o.Term == slug {
-					req.Org = append(req.Org, o.Label)
-				}
-			}
-		}
-	}
-	return req, nil
+	return req
 }
 
 // excerpts turns the index's HTML fragments into plain text for a model:

@@ -151,9 +151,10 @@ func playbookDocument(tax *library.Taxonomy, pb *library.Playbook) *document {
 	return d
 }
 
-// orgKey is the filter and facet value of an organization: case-insensitive
-// so "openai" in a URL finds "OpenAI".
-func orgKey(org string) string { return strings.ToLower(strings.TrimSpace(org)) }
+// orgKey is the filter and facet value of an organization: its slug, the
+// one key URLs, the store and the MCP tools use, so "google-cloud-gke" in a
+// URL finds "Google Cloud (GKE)" without a name lookup in between.
+func orgKey(org string) string { return library.Slug(org) }
 
 func appendUnique(list []string, s string) []string {
 	for _, v := range list {

@@ -39,8 +39,8 @@ type Request struct {
 	// Filters hold term ids per facet. Values of one facet are alternatives
 	// (OR); different facets must all hold (AND), as on the library page.
 	Filters map[library.Facet][]string
-	// Org and Year filter incidents by organization (as written in the
-	// incident, case-insensitive) and by the year of the incident date.
+	// Org and Year filter incidents by organization (its slug,
+	// library.Slug of the name) and by the year of the incident date.
 	Org  []string
 	Year []int
 	// Page is 1-based; 0 means 1. PerPage 0 means DefaultPerPage.

@@ -113,17 +113,12 @@ func (s *Server) handleAPIGraph(w http.ResponseWriter, r *http.Request) error {
 	}
 	if st.Query != "" {
 		// The graph of a search result: the incidents the query finds.
-		idx, err := searcher(c)
-		if err != nil {
-			return err
-		}
-		counts, err := c.Store.FacetCounts(r.Context(), store.Filter{}, c.Taxonomy)
-		if err != nil {
-			return err
+		if c.Search == nil {
+			return &httpError{http.StatusServiceUnavailable, "the search index is not available; the library list still works at /"}
 		}
 		x := st.clone()
 		x.Page, x.Kind, x.Sort, x.PerPage = 1, "", "", 0
-		g, err := s.searchGraphs.get(r.Context(), c, idx, searchRequest(x, orgNames(counts)), x.values().Encode(), focus)
+		g, err := s.searchGraphs.get(r.Context(), c, searchRequest(x), x.values().Encode(), focus)
 		if err != nil {
 			var qe *search.QueryError
 			if errors.As(err, &qe) {
@@ -134,7 +129,7 @@ func (s *Server) handleAPIGraph(w http.ResponseWriter, r *http.Request) error {
 		writeJSON(w, http.StatusOK, g)
 		return nil
 	}
-	g, err := s.graphs.graph(r.Context(), c, st.Filter, focus)
+	g, err := c.GraphOf(r.Context(), st.Filter, focus)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"casebook/internal/content"
 	"casebook/internal/gaps"
 	"casebook/web/templates"
 )
@@ -18,7 +19,6 @@ type Gaps interface {
 	TTL() time.Duration
 	Run(ctx context.Context) (*gaps.Report, error)
 	RunFile(ctx context.Context, name string, r io.Reader) (*gaps.Report, error)
-	ChecksFor(incident string) []*gaps.Check
 }
 
 // handleGaps runs every check against the configured cluster (a cached
@@ -115,13 +115,13 @@ func gapResult(res gaps.Result) templates.GapResult {
 
 // checkLinks are an incident page's "check my cluster" links: one per
 // check that cites it, to its place on /gaps.
-func (s *Server) checkLinks(incident string) []templates.Link {
-	if s.gaps == nil {
+func checkLinks(c *content.Content, incident string) []templates.Link {
+	if c.Checks == nil {
 		return nil
 	}
 	var out []templates.Link
-	for _, c := range s.gaps.ChecksFor(incident) {
-		out = append(out, templates.Link{Label: c.Title, Href: "/gaps#" + c.ID})
+	for _, chk := range c.Checks.For(incident) {
+		out = append(out, templates.Link{Label: chk.Title, Href: "/gaps#" + chk.ID})
 	}
 	return out
 }

@@ -17,7 +17,6 @@ import (
 	"casebook/internal/gaps"
 	"casebook/internal/inventory"
 	"casebook/internal/web"
-	"casebook/library"
 )
 
 // gapsHandler is the portal with the gap checks, against a "cluster" that
@@ -25,7 +24,7 @@ import (
 func gapsHandler(t *testing.T, live bool) http.Handler {
 	t.Helper()
 	newHandler(t) // loads the shared library
-	opts := gaps.ServiceOptions{}
+	opts := gaps.ServiceOptions{Checks: func() *gaps.Set { return shared.loader.Current().Checks }}
 	if live {
 		opts.Collect = func(context.Context) (*inventory.Inventory, error) {
 			f, err := os.Open("../gaps/testdata/planted.json")
@@ -36,7 +35,7 @@ func gapsHandler(t *testing.T, live bool) http.Handler {
 			return inventory.Decode(f)
 		}
 	}
-	return web.New(web.Deps{Content: shared.loader, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Gaps: gaps.NewService(library.FS, opts)})
+	return web.New(web.Deps{Content: shared.loader, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Gaps: gaps.NewService(opts)})
 }
 
 func gapsDoc(t *testing.T, rec *httptest.ResponseRecorder, status int) *goquery.Document {

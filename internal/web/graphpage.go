@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"casebook/internal/library"
-	"casebook/internal/store"
 	"casebook/web/templates"
 )
 
@@ -48,10 +47,6 @@ func (s *Server) handleGraphPage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p := templates.GraphPage{Chrome: s.chrome(c, "Graph", "graph", ""), Graph: gv, Focus: focus}
-	all, err := c.Store.FacetCounts(r.Context(), store.Filter{}, c.Taxonomy) // cached per read model
-	if err != nil {
-		return err
-	}
-	p.Chips, p.ClearHref = chips(c.Taxonomy, st, "/graph", orgNames(all))
+	p.Chips, p.ClearHref = chips(c.Taxonomy, st, "/graph", c.Orgs)
 	return render(r.Context(), w, http.StatusOK, templates.GraphPageView(p))
 }

@@ -25,7 +25,7 @@ func (s *Server) handleIncident(w http.ResponseWriter, r *http.Request) error {
 	}
 	p := templates.IncidentPage{Chrome: s.chrome(c, in.ID+" "+in.Title, "library", ""), ID: in.ID, Title: in.Title,
 		Summary: in.Summary, Organization: in.Organization, OrgHref: filterHref("org", library.Slug(in.Organization)),
-		Date: in.Date, Trigger: in.Trigger, Detection: in.Detection, SourcePath: "library/" + in.Path, Checks: s.checkLinks(in.ID)}
+		Date: in.Date, Trigger: in.Trigger, Detection: in.Detection, SourcePath: "library/" + in.Path, Checks: checkLinks(c, in.ID)}
 	for _, cf := range cardTermFacets {
 		ids := in.Terms(cf.Facet)
 		if len(ids) == 0 {

@@ -53,7 +53,7 @@ func (s *Server) handleLibrary(w http.ResponseWriter, r *http.Request) error {
 	if st.Sort != store.SortNewest {
 		p.EmptyNote = "filters only"
 	}
-	p.Chips, p.ClearHref = chips(c.Taxonomy, st, "/", orgNames(counts))
+	p.Chips, p.ClearHref = chips(c.Taxonomy, st, "/", c.Orgs)
 	for _, it := range items {
 		p.Cards = append(p.Cards, incidentCard(c.Taxonomy, it))
 	}
@@ -63,12 +63,4 @@ func (s *Server) handleLibrary(w http.ResponseWriter, r *http.Request) error {
 		p.Sorts = append(p.Sorts, templates.SortLink{Label: so.label, Href: x.href("/"), Current: st.Sort == so.id})
 	}
 	return render(ctx, w, http.StatusOK, templates.LibraryView(p))
-}
-
-func orgNames(counts map[string][]store.FacetCount) map[string]string {
-	m := map[string]string{}
-	for _, c := range counts["org"] {
-		m[c.Term] = c.Label
-	}
-	return m
 }

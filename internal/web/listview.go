@@ -127,7 +127,7 @@ func facetGroups(tax *library.Taxonomy, st listState, counts map[string][]store.
 }
 
 // chips lists the active filters with links that remove each.
-func chips(tax *library.Taxonomy, st listState, path string, orgNames map[string]string) ([]templates.Chip, string) {
+func chips(tax *library.Taxonomy, st listState, path string, orgs content.Orgs) ([]templates.Chip, string) {
 	var out []templates.Chip
 	for _, fp := range facetParams {
 		for _, t := range st.Filter.Terms[fp.Facet] {
@@ -135,11 +135,7 @@ func chips(tax *library.Taxonomy, st listState, path string, orgNames map[string
 		}
 	}
 	for _, o := range st.Filter.Orgs {
-		name := orgNames[o]
-		if name == "" {
-			name = o
-		}
-		out = append(out, templates.Chip{Facet: "Organisation", Label: name, Remove: st.toggle("org", o).href(path)})
+		out = append(out, templates.Chip{Facet: "Organisation", Label: orgs.Name(o), Remove: st.toggle("org", o).href(path)})
 	}
 	for _, y := range st.Filter.Years {
 		out = append(out, templates.Chip{Facet: "Year", Label: strconv.Itoa(y), Remove: st.toggle("year", strconv.Itoa(y)).href(path)})
@@ -177,7 +173,7 @@ func pager(st listState, total int, path string) templates.Pager {
 // graphView builds the graph of the filtered set, the "most common" lines
 // and the server-rendered fallback.
 func (s *Server) graphView(ctx context.Context, c *content.Content, st listState, focus string, casesPerTerm int) (graph.Graph, templates.GraphView, []templates.CommonLine, error) {
-	g, err := s.graphs.graph(ctx, c, st.Filter, focus)
+	g, err := c.GraphOf(ctx, st.Filter, focus)
 	if err != nil {
 		return graph.Graph{}, templates.GraphView{}, nil, err
 	}
@@ -223,18 +219,4 @@ func (s *Server) graphView(ctx context.Context, c *content.Content, st listState
 func (st listState) filterValues() interface{ Encode() string } {
 	f := listState{Filter: st.Filter}
 	return f.values()
-}
-
-func buildGraph(c *content.Content, links []store.TermLink, focus string) graph.Graph {
-	gl := make([]graph.Link, len(links))
-	for i, l := range links {
-		gl[i] = graph.Link{Case: l.Incident, Facet: string(l.Facet), Term: l.Term}
-	}
-	return graph.Build(gl, graph.Options{Focus: focus, Label: func(kind, id string) string {
-		if kind == "case" {
-			return id
-		}
-		f, _ := library.ParseFacet(kind)
-		return c.Taxonomy.Label(f, id)
-	}})
 }

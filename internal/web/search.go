@@ -16,68 +16,40 @@ import (
 	"casebook/web/templates"
 )
 
-// Searcher is the search index as the web layer uses it.
-type Searcher interface {
-	Search(ctx context.Context, r search.Request) (*search.Result, error)
-	// Links are the incident-term edges of a result, for its graph.
-	Links(ctx context.Context, r search.Request) ([]search.TermLink, error)
-}
-
-func searcher(c *content.Content) (Searcher, error) {
-	if s, ok := c.Extra("search").(Searcher); ok {
-		return s, nil
-	}
-	return nil, &httpError{http.StatusServiceUnavailable, "the search index is not available; the library list still works at /"}
-}
-
-// searchRequest maps the URL state onto a search request. Organisations
-// travel as slugs in URLs and as names in the index.
-func searchRequest(st listState, orgNames map[string]string) search.Request {
-	req := search.Request{Query: st.Query, Kind: st.Kind, Filters: map[library.Facet][]string{}, Year: st.Filter.Years,
-		Page: st.Page, PerPage: st.PerPage}
+// searchRequest maps the URL state onto a search request.
+func searchRequest(st listState) search.Request {
+	req := search.Request{Query: st.Query, Kind: st.Kind, Filters: map[library.Facet][]string{}, Org: st.Filter.Orgs,
+		Year: st.Filter.Years, Page: st.Page, PerPage: st.PerPage}
 	for f, v := range st.Filter.Terms {
 		if len(v) > 0 {
 			req.Filters[f] = v
 		}
 	}
-	for _, o := range st.Filter.Orgs {
-		name := orgNames[o]
-		if name == "" {
-			name = o
-		}
-		req.Org = append(req.Org, name)
-	}
 	return req
 }
 
 // runSearch validates the request and queries the index, timing it.
-func (s *Server) runSearch(r *http.Request, c *content.Content) (listState, *search.Result, map[string]string, error) {
+func (s *Server) runSearch(r *http.Request, c *content.Content) (listState, *search.Result, error) {
 	st, err := parseListFor(r, c)
 	if err != nil {
-		return st, nil, nil, err
+		return st, nil, err
 	}
-	idx, err := searcher(c)
-	if err != nil {
-		return st, nil, nil, err
+	if c.Search == nil {
+		return st, nil, &httpError{http.StatusServiceUnavailable, "the search index is not available; the library list still works at /"}
 	}
-	counts, err := c.Store.FacetCounts(r.Context(), store.Filter{}, c.Taxonomy)
-	if err != nil {
-		return st, nil, nil, err
-	}
-	names := orgNames(counts)
 	start := time.Now()
-	res, err := idx.Search(r.Context(), searchRequest(st, names))
+	res, err := c.Search.Search(r.Context(), searchRequest(st))
 	if s.metrics != nil {
 		s.metrics.SearchLatency(time.Since(start).Seconds())
 	}
 	if err != nil {
 		var qe *search.QueryError
 		if errors.As(err, &qe) {
-			return st, nil, nil, badRequest{qe.Msg}
+			return st, nil, badRequest{qe.Msg}
 		}
-		return st, nil, nil, err
+		return st, nil, err
 	}
-	return st, res, names, nil
+	return st, res, nil
 }
 
 func (s *Server) handleAPISearch(w http.ResponseWriter, r *http.Request) error {
@@ -90,7 +62,7 @@ func (s *Server) handleAPISearch(w http.ResponseWriter, r *http.Request) error {
 		q.Set("per_page", l)
 		r.URL.RawQuery = q.Encode()
 	}
-	_, res, _, err := s.runSearch(r, c)
+	_, res, err := s.runSearch(r, c)
 	if err != nil {
 		return err
 	}
@@ -109,7 +81,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	st, res, names, err := s.runSearch(r, c)
+	st, res, err := s.runSearch(r, c)
 	if err != nil {
 		return err
 	}
@@ -126,7 +98,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 		p.EmptyNote = "no query: the filtered list, newest first"
 	}
 	p.Facets = facetGroups(c.Taxonomy, st, searchCounts(res.Facets), "/search")
-	p.Chips, p.ClearHref = chips(c.Taxonomy, st, "/search", names)
+	p.Chips, p.ClearHref = chips(c.Taxonomy, st, "/search", c.Orgs)
 	p.Pager = pager(st, res.Total, "/search")
 	for _, sg := range res.SuggestedFilters {
 		param := paramOf(sg.Facet)
@@ -324,17 +296,13 @@ func paramOf(f library.Facet) string {
 	return string(f)
 }
 
-// searchCounts converts the index's facets to the store's shape, with org
-// values as slugs as the filter links expect.
+// searchCounts converts the index's facets to the store's shape, which
+// the facet sidebar takes.
 func searchCounts(in map[string][]search.FacetCount) map[string][]store.FacetCount {
 	out := map[string][]store.FacetCount{}
 	for k, v := range in {
 		for _, fc := range v {
-			term := fc.Term
-			if k == "org" {
-				term = library.Slug(fc.Label)
-			}
-			out[k] = append(out[k], store.FacetCount{Term: term, Label: fc.Label, Count: fc.Count})
+			out[k] = append(out[k], store.FacetCount(fc))
 		}
 	}
 	return out

@@ -1,64 +1,20 @@
 package web_test
 
 import (
-	"context"
-	"io"
-	"log/slog"
 	"net/http"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
 
-	"casebook/internal/content"
-	"casebook/internal/library"
 	"casebook/internal/search"
-	"casebook/internal/web"
 )
 
-// searchPortal is the portal on the shipped library with its search index,
-// as cmd/server wires it.
-var searchPortal struct {
-	once sync.Once
-	h    http.Handler
-	err  error
-}
-
-func newSearchHandler(t *testing.T) http.Handler {
-	t.Helper()
-	searchPortal.once.Do(func() {
-		dir, err := os.MkdirTemp("", "casebook-web-search-")
-		if err != nil {
-			searchPortal.err = err
-			return
-		}
-		log := slog.New(slog.NewTextHandler(io.Discard, nil))
-		loader := content.NewLoader(os.DirFS("../../library"), dir, log, content.Builder{
-			Name: "search",
-			Build: func(ctx context.Context, lib func() (*library.Library, error), c *content.Content) (any, error) {
-				l, err := lib()
-				if err != nil {
-					return nil, err
-				}
-				return search.Open(dir, l)
-			},
-			Close: func(v any) { _ = v.(*search.Index).Close() },
-		})
-		if _, err := loader.Load(context.Background()); err != nil {
-			searchPortal.err = err
-			return
-		}
-		searchPortal.h = web.New(web.Deps{Content: loader, Log: log})
-	})
-	if searchPortal.err != nil {
-		t.Fatal(searchPortal.err)
-	}
-	return searchPortal.h
-}
+// newSearchHandler is the shared portal, which loads the search index
+// like every Content.
+func newSearchHandler(t *testing.T) http.Handler { return newHandler(t) }
 
 var tabRE = regexp.MustCompile(`^(All|Incidents|Playbooks) \((\d+)\)$`)
 

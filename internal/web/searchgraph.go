@@ -30,7 +30,7 @@ type graphEntry struct {
 // incidents holds a few thousand nodes.
 const maxSearchGraphs = 64
 
-func (m *searchGraphs) get(ctx context.Context, c *content.Content, idx Searcher, req search.Request, key, focus string) (graph.Graph, error) {
+func (m *searchGraphs) get(ctx context.Context, c *content.Content, req search.Request, key, focus string) (graph.Graph, error) {
 	key = c.Hash + "\x00" + focus + "\x00" + key
 	m.mu.Lock()
 	if m.byKey == nil {
@@ -43,7 +43,7 @@ func (m *searchGraphs) get(ctx context.Context, c *content.Content, idx Searcher
 		return g, nil
 	}
 	m.mu.Unlock()
-	links, err := idx.Links(ctx, req)
+	links, err := c.Search.Links(ctx, req)
 	if err != nil {
 		return graph.Graph{}, err
 	}
@@ -51,7 +51,7 @@ func (m *searchGraphs) get(ctx context.Context, c *content.Content, idx Searcher
 	for i, l := range links {
 		sl[i] = store.TermLink{Incident: l.Incident, Facet: l.Facet, Term: l.Term}
 	}
-	g := buildGraph(c, sl, focus)
+	g := c.DrawGraph(sl, focus)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.byKey[key]; !ok {

@@ -48,7 +48,6 @@ type Server struct {
 	access  Access
 	limiter *limiter
 	gaps    Gaps
-	graphs  graphMemo
 	// searchGraphs holds the graphs of recent search results.
 	searchGraphs searchGraphs
 }

@@ -17,8 +17,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"casebook/internal/content"
-	"casebook/internal/library"
-	"casebook/internal/search"
 	"casebook/internal/web"
 )
 
@@ -95,7 +93,7 @@ func start() (*env, error) {
 
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	data := filepath.Join(tmp, "data")
-	loader := content.NewLoader(os.DirFS("../../library"), data, log, searchBuilder(data))
+	loader := content.NewLoader(os.DirFS("../../library"), data, log)
 	shared.stop = append(shared.stop, loader.Close)
 	if _, err := loader.Load(context.Background()); err != nil {
 		return nil, fmt.Errorf("load library: %w", err)
@@ -142,22 +140,6 @@ func start() (*env, error) {
 	}
 	fmt.Fprintf(os.Stderr, "browser tests: %s, portal %s, screenshots in %s\n", path, srv.URL, shots)
 	return &env{base: srv.URL, browser: browser, shots: shots}, nil
-}
-
-// searchBuilder adds the search index, as cmd/server does, so the search
-// page is tested too.
-func searchBuilder(dir string) content.Builder {
-	return content.Builder{
-		Name: "search",
-		Build: func(_ context.Context, lib func() (*library.Library, error), _ *content.Content) (any, error) {
-			l, err := lib()
-			if err != nil {
-				return nil, err
-			}
-			return search.Open(dir, l)
-		},
-		Close: func(v any) { _ = v.(*search.Index).Close() },
-	}
 }
 
 // tab is one browser tab for one subtest. It records the console, so that

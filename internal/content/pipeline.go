@@ -1,0 +1,201 @@
+package content
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"casebook/internal/gaps"
+	"casebook/internal/graph"
+	"casebook/internal/library"
+	"casebook/internal/search"
+	"casebook/internal/store"
+)
+
+// build runs the load pipeline for the library whose content hash is hash,
+// top to bottom. Each read model persisted for the same hash under the data
+// folder is reused instead of rebuilt — the SQLite store, the parsed
+// library, the search index — so an unchanged library starts warm. Any
+// step's error discards what the earlier steps built.
+func (l *Loader) build(ctx context.Context, hash string) (_ *Content, err error) {
+	c := &Content{Hash: hash, LoadedAt: time.Now()}
+	defer func() {
+		if err != nil {
+			c.close()
+		}
+	}()
+	// 1. The SQLite read model: reopened when one was built for hash.
+	c.Store = l.reopenStore(ctx, hash)
+	stored := c.Store != nil
+	// 2. The parsed library: decoded from the copy persisted for hash
+	//    when the store was reused, else parsed from the Markdown.
+	lib, problems, parsed, err := l.parse(hash, stored)
+	if err != nil {
+		return nil, err
+	}
+	c.Taxonomy, c.Incidents, c.Playbooks = lib.Taxonomy, len(lib.Incidents), len(lib.Playbooks)
+	// 3. The triage catalogue and the gap checks, with every problem of
+	//    their files.
+	cat, triageProblems := loadTriage(l.fsys, lib)
+	checks, checkProblems := loadChecks(l.fsys, lib)
+	c.Triage, c.Checks = cat, checks
+	problems = append(append(problems, triageProblems...), checkProblems...)
+	library.SortProblems(problems)
+	// 4. The store: built from the library recording those problems, or,
+	//    when it was reopened, holding those its build recorded.
+	if stored {
+		c.Problems, err = c.Store.Problems(ctx)
+	} else {
+		c.Problems = problems
+		c.Store, err = store.Build(ctx, l.dataDir, lib, problems)
+	}
+	if err != nil {
+		return nil, err
+	}
+	// 5. The search index: reopened when one was written for hash.
+	if c.Search, err = l.index(lib); err != nil {
+		return nil, err
+	}
+	// 6. What nearly every page draws: the whole-library graph and the
+	//    organisation names.
+	if c.Graph, err = wholeGraph(ctx, c.Store, c.Taxonomy); err != nil {
+		return nil, err
+	}
+	c.Orgs = orgs(lib)
+	c.Warm = stored && !parsed
+	if parsed {
+		l.saveSnapshot(lib)
+	}
+	return c, nil
+}
+
+// reopenStore opens the store persisted for hash; nil when there is none
+// or it cannot be used, and then it is rebuilt.
+func (l *Loader) reopenStore(ctx context.Context, hash string) *store.Store {
+	st, err := store.Open(ctx, l.dataDir, hash)
+	if err != nil {
+		if !store.IsStale(err) && !errors.Is(err, fs.ErrNotExist) {
+			l.log.Warn("reusing the persisted database failed; rebuilding", "err", err)
+		}
+		return nil
+	}
+	return st
+}
+
+// parse returns the library with hash: decoded from its persisted snapshot
+// when the store was reused (decoding is a fraction of parsing at 10,000
+// incidents), else parsed from the Markdown. parsed says which. A library
+// with nothing valid is an error naming every problem in the log.
+func (l *Loader) parse(hash string, stored bool) (lib *library.Library, problems []library.Problem, parsed bool, err error) {
+	if stored {
+		tax, err := parseTaxonomy(l.fsys)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		lib, err := loadSnapshot(l.dataDir, hash, tax)
+		if err == nil {
+			return lib, nil, false, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			l.log.Warn("library snapshot unusable; parsing the library", "err", err)
+		}
+	}
+	lib, problems, err = library.Load(l.fsys)
+	if err != nil {
+		library.SortProblems(problems)
+		for _, p := range problems {
+			l.log.Error("library problem", "problem", p.String())
+		}
+		return nil, nil, false, fmt.Errorf("content: load library: %w", err)
+	}
+	if lib.Hash != hash {
+		return nil, nil, false, errors.New("content: the library changed during the load; the next reload will pick it up")
+	}
+	return lib, problems, true, nil
+}
+
+// index opens (or builds) the search index of lib, unless the loader
+// leaves search out.
+func (l *Loader) index(lib *library.Library) (*search.Index, error) {
+	if l.NoSearch {
+		return nil, nil
+	}
+	ix, err := search.OpenWith(l.dataDir, lib, l.Search)
+	if err != nil {
+		return nil, fmt.Errorf("content: search index: %w", err)
+	}
+	info := ix.Info()
+	l.log.Info("search index ready", "reused", info.Reused, "docs", info.Docs, "took", info.Took)
+	if info.Rejected != nil {
+		l.log.Warn("search index was damaged and has been rebuilt", "err", info.Rejected)
+	}
+	return ix, nil
+}
+
+// loadChecks compiles the gap checks and lists their problems, including
+// citations of incidents and playbook sections lib does not have.
+func loadChecks(fsys fs.FS, lib *library.Library) (*gaps.Set, []library.Problem) {
+	set, problems := gaps.Load(fsys)
+	return set, append(problems, set.Dangling(lib)...)
+}
+
+// wholeGraph draws the graph of every incident, labelled from the taxonomy.
+func wholeGraph(ctx context.Context, st *store.Store, tax *library.Taxonomy) (graph.Graph, error) {
+	links, err := st.Links(ctx, store.Filter{})
+	if err != nil {
+		return graph.Graph{}, fmt.Errorf("content: graph: %w", err)
+	}
+	return drawGraph(tax, links, ""), nil
+}
+
+// DrawGraph draws the graph of a set of incident-term links (of a filter or
+// a search result) with the taxonomy's labels, focused on one "facet:term"
+// when focus is set.
+func (c *Content) DrawGraph(links []store.TermLink, focus string) graph.Graph {
+	return drawGraph(c.Taxonomy, links, focus)
+}
+
+func drawGraph(tax *library.Taxonomy, links []store.TermLink, focus string) graph.Graph {
+	gl := make([]graph.Link, len(links))
+	for i, l := range links {
+		gl[i] = graph.Link{Case: l.Incident, Facet: string(l.Facet), Term: l.Term}
+	}
+	return graph.Build(gl, graph.Options{Focus: focus, Label: func(kind, id string) string {
+		if kind == "case" {
+			return id
+		}
+		f, _ := library.ParseFacet(kind)
+		return tax.Label(f, id)
+	}})
+}
+
+// orgs maps every organisation's slug to its name as the incidents write
+// it (the first spelling wins when two differ only in case or spacing).
+func orgs(lib *library.Library) Orgs {
+	out := Orgs{}
+	for _, in := range lib.Incidents {
+		if in.Organization == "" {
+			continue
+		}
+		if slug := library.Slug(in.Organization); out[slug] == "" {
+			out[slug] = in.Organization
+		}
+	}
+	return out
+}
+
+// GraphOf returns the graph of the incidents f selects, focused on one
+// "facet:term" when focus is set: the precomputed whole-library Graph when
+// neither narrows it, else drawn from the store's links.
+func (c *Content) GraphOf(ctx context.Context, f store.Filter, focus string) (graph.Graph, error) {
+	if f.Empty() && focus == "" {
+		return c.Graph, nil
+	}
+	links, err := c.Store.Links(ctx, f)
+	if err != nil {
+		return graph.Graph{}, err
+	}
+	return c.DrawGraph(links, focus), nil
+}
