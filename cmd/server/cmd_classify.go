@@ -8,9 +8,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 
+	"casebook/internal/answer"
+	"casebook/internal/library"
+	"casebook/internal/search"
 	"casebook/internal/triage"
+	deflib "casebook/library"
 )
 
 const classifyUsage = `Usage: casebook triage classify [FILE] [--json]
@@ -25,7 +31,7 @@ that matched; --json prints what POST /api/triage/classify returns.
 // the command line, for terminals and scripts. Nothing matched is printed as
 // such and is not an error; the input limits are the API's (1 MiB, not
 // empty).
-func runClassify(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, cat *triage.Catalog) error {
+func runClassify(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, cat *triage.Catalog, open openSearch) error {
 	fl := flag.NewFlagSet("triage classify", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	fl.Usage = func() { fmt.Fprint(stderr, classifyUsage) }
@@ -73,7 +79,20 @@ func runClassify(_ context.Context, args []string, stdin io.Reader, stdout, stde
 		return errors.New("triage classify: nothing to classify (empty input)")
 	}
 
-	res := cat.Classify(string(text))
+	var srch answer.Searcher
+	if open != nil {
+		ix, closeIx, err := open()
+		if err != nil {
+			fmt.Fprintf(stderr, "casebook: no related incidents (the search index could not be opened: %v)\n", err)
+		} else {
+			defer closeIx()
+			srch = ix
+		}
+	}
+	res, err := answer.Paste(ctx, cat, srch, string(text))
+	if err != nil {
+		fmt.Fprintf(stderr, "casebook: %v\n", err)
+	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(res)
 	}
@@ -81,12 +100,50 @@ func runClassify(_ context.Context, args []string, stdin io.Reader, stdout, stde
 	return nil
 }
 
+// openSearch opens the search index the related entries come from; the
+// returned func closes it.
+type openSearch func() (answer.Searcher, func(), error)
+
+// relatedSearch opens (building once, then reusing) a search index of the
+// library in the user's cache folder (CASEBOOK_DATA overrides it), keyed by
+// the library's content hash like the server's.
+func relatedSearch(dir string, getenv func(string) string) openSearch {
+	return func() (answer.Searcher, func(), error) {
+		var fsys fs.FS = deflib.FS
+		if dir != "" {
+			fsys = os.DirFS(dir)
+		}
+		lib, _, err := library.Load(fsys)
+		if err != nil {
+			return nil, nil, err
+		}
+		data := getenv("CASEBOOK_DATA")
+		if data == "" {
+			cache, err := os.UserCacheDir()
+			if err != nil {
+				return nil, nil, err
+			}
+			data = filepath.Join(cache, "casebook")
+		}
+		ix, err := search.Open(data, lib)
+		if err != nil {
+			return nil, nil, err
+		}
+		return ix, func() { _ = ix.Close() }, nil
+	}
+}
+
 // printRoutes writes one block per route: the route, its confidence and
 // playbook section, then the evidence lines with their numbers.
 func printRoutes(w io.Writer, res triage.Result) {
-	if len(res.Routes) == 0 {
-		fmt.Fprintln(w, "No known signal in the text; no route.")
+	defer printRelated(w, res.Related)
+	switch res.Match {
+	case triage.MatchNone:
+		fmt.Fprintln(w, "No known signal in the text; no route. Pick the symptom in the wizard (casebook serve, /triage).")
 		return
+	case triage.MatchWeak:
+		fmt.Fprintln(w, "Nothing matched with confidence; the closest routes, from weak evidence:")
+		fmt.Fprintln(w)
 	}
 	for i, r := range res.Routes {
 		if i > 0 {
@@ -96,5 +153,17 @@ func printRoutes(w io.Writer, res triage.Result) {
 		for _, e := range r.Evidence {
 			fmt.Fprintf(w, "  line %d [%s] %s\n", e.LineNo, e.Signal, e.Text)
 		}
+	}
+}
+
+// printRelated lists the library entries found with the paste's lines.
+func printRelated(w io.Writer, rel []triage.Related) {
+	if len(rel) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "In the library:")
+	for _, r := range rel {
+		fmt.Fprintf(w, "  %-8s %-32s %s\n", r.Kind, r.URL, r.Title)
 	}
 }

@@ -25,7 +25,7 @@ func TestRunClassify(t *testing.T) {
 
 	run := func(stdin string, args ...string) (string, string, error) {
 		var out, errOut bytes.Buffer
-		err := runClassify(context.Background(), args, strings.NewReader(stdin), &out, &errOut, cat)
+		err := runClassify(context.Background(), args, strings.NewReader(stdin), &out, &errOut, cat, nil)
 		return out.String(), errOut.String(), err
 	}
 
@@ -70,8 +70,25 @@ func TestRunClassify(t *testing.T) {
 			t.Errorf("out %q, err %v", out, err)
 		}
 		out, _, err = run("all pods are Running\n", "-json")
-		if err != nil || strings.TrimSpace(out) != `{"routes":[]}` {
+		if err != nil || strings.TrimSpace(out) != `{"routes":[],"match":"none","related":[]}` {
 			t.Errorf("out %q, err %v", out, err)
+		}
+	})
+	t.Run("an unknown error ends in the library", func(t *testing.T) {
+		var out, errOut bytes.Buffer
+		text := "Warning: php_network_getaddresses: getaddrinfo for db-primary.payments failed: Try again\n" +
+			"the resolver in the cluster (CoreDNS) answered nothing\n"
+		open := relatedSearch("../../library", func(k string) string {
+			if k == "CASEBOOK_DATA" {
+				return t.TempDir()
+			}
+			return ""
+		})
+		if err := runClassify(context.Background(), nil, strings.NewReader(text), &out, &errOut, cat, open); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), "In the library:") || !strings.Contains(out.String(), "/incidents/IL-") {
+			t.Errorf("no related incidents in\n%s\n%s", out.String(), errOut.String())
 		}
 	})
 	t.Run("empty input", func(t *testing.T) {

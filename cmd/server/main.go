@@ -55,11 +55,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runExport(ctx, args, getenv, stdout, stderr)
 	case "triage":
 		if len(args) > 0 && args[0] == "classify" {
-			cat, err := loadCatalog(triageLibraryFlag(args[1:]))
+			dir := triageLibraryFlag(args[1:])
+			cat, err := loadCatalog(dir)
 			if err != nil {
 				return err
 			}
-			return runClassify(ctx, stripLibraryFlag(args[1:]), stdin, stdout, stderr, cat)
+			return runClassify(ctx, stripLibraryFlag(args[1:]), stdin, stdout, stderr, cat, relatedSearch(dir, getenv))
 		}
 		return runTriageLive(ctx, args, stdout, stderr)
 	case "gaps":

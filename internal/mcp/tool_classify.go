@@ -7,6 +7,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"casebook/internal/answer"
 	"casebook/internal/content"
 	"casebook/internal/triage"
 )
@@ -19,7 +20,10 @@ type ClassifyInput struct {
 // ClassifyOutput lists the routes the text supports, best first.
 type ClassifyOutput struct {
 	Routes []Route `json:"routes" jsonschema:"candidate routes, best first; empty when nothing in the text is recognised"`
-	Next   string  `json:"next" jsonschema:"what to do with this result"`
+	// Match and Related are those of the web API's answer.
+	Match   string           `json:"match" jsonschema:"confident (an exact message matched), weak (only closest guesses) or none"`
+	Related []triage.Related `json:"related" jsonschema:"incidents and playbook sections a library search with the paste's most specific lines found"`
+	Next    string           `json:"next" jsonschema:"what to do with this result"`
 }
 
 // Route is one diagnosis: the triage route, the playbook section that
@@ -61,8 +65,13 @@ func (t *tools) classify(ctx context.Context, c *content.Content, _ *sdk.CallToo
 	if c.Triage == nil || c.Triage.Root() == nil {
 		return ClassifyOutput{}, badArg("the triage catalogue did not load on this server; its problems are listed at /api/problems")
 	}
-	res := c.Triage.Classify(in.Text)
-	out := ClassifyOutput{Routes: make([]Route, 0, len(res.Routes))}
+	var srch answer.Searcher
+	if idx, ok := c.Extra("search").(Searcher); ok {
+		srch = idx
+	}
+	// A failed search leaves Related empty; the routes still answer.
+	res, _ := answer.Paste(ctx, c.Triage, srch, in.Text)
+	out := ClassifyOutput{Routes: make([]Route, 0, len(res.Routes)), Match: res.Match, Related: res.Related}
 	for _, m := range res.Routes {
 		r := Route{Route: m.Route, Confidence: m.Confidence, Playbook: m.Playbook, Section: m.Section,
 			URL: "/playbooks/" + m.Playbook + "#" + m.Section, Evidence: m.Evidence}
@@ -75,12 +84,18 @@ func (t *tools) classify(ctx context.Context, c *content.Content, _ *sdk.CallToo
 		out.Routes = append(out.Routes, r)
 	}
 	if len(out.Routes) == 0 {
-		out.Next = "Nothing in the text matched a known signal. Ask for the pod's events (kubectl describe pod) or the " +
+		out.Next = "Nothing in the text matched a known signal. Read the related incidents and playbooks listed (found by a " +
+			"library search with the paste's own lines), ask for the pod's events (kubectl describe pod) or the " +
 			"container's last log lines, or search_incidents with the error's key words."
 		return out, nil
 	}
 	if t.opts.Metrics != nil {
 		t.opts.Metrics.TriageOutcome(out.Routes[0].Route, "mcp")
+	}
+	if res.Match == triage.MatchWeak {
+		out.Next = "Nothing matched with confidence: the routes are the closest guesses from weak evidence. Confirm with the " +
+			"route's read-only commands or ask for kubectl describe output before relying on it; the related entries may hold the error."
+		return out, nil
 	}
 	out.Next = "Read the top route's section with get_playbook(playbook, section) and run its read-only commands to confirm " +
 		"before proposing any change. Routes below the first are alternatives the text also supports."

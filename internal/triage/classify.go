@@ -24,6 +24,13 @@ const (
 // nil, when nothing matched, so the JSON is {"routes":[]}.
 type Result struct {
 	Routes []RouteMatch `json:"routes"`
+	// Match says how far the answer goes: MatchConfident, MatchWeak (the
+	// routes are the closest guesses, from weak evidence) or MatchNone.
+	Match string `json:"match"`
+	// Related are library entries a search with the paste's most specific
+	// lines found; empty from Classify, filled by the service that answers
+	// pastes (see SearchQuery).
+	Related []Related `json:"related"`
 	// Answers are the tree answers the paste implies, by question id:
 	// those on every path to the best route's outcome, and those its
 	// signals name. Pass them as Hints.Paste to Walk to land the person as

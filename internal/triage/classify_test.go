@@ -119,7 +119,7 @@ Allocatable:
 			t.Errorf("Classify(%.40q) = %+v, want no routes", text, res.Routes)
 		}
 		b, _ := json.Marshal(res)
-		if string(b) != `{"routes":[]}` {
+		if string(b) != `{"routes":[],"match":"none","related":[]}` {
 			t.Errorf("JSON = %s", b)
 		}
 	}
@@ -129,11 +129,11 @@ Allocatable:
 func TestClassifyJSON(t *testing.T) {
 	c := loadReal(t)
 	res := c.Classify("x\n  Warning  FailedScheduling  default-scheduler  0/3 nodes are available: 3 node(s) had untolerated taint {nvidia.com/gpu: present}.\n")
-	b, err := json.Marshal(Result{Routes: res.Routes[:1]})
+	b, err := json.Marshal(Result{Routes: res.Routes[:1], Match: res.Match, Related: res.Related})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"routes":[{"route":"pending/untolerated-taint","playbook":"pod-pending","section":"cause-c-untolerated-taint","confidence":0.9,"evidence":[{"signal":"sched-taint-keyed","line_no":2,"line":"Warning  FailedScheduling  default-scheduler  0/3 nodes are available: 3 node(s) had untolerated taint {nvidia.com/gpu: present}."}]}]}`
+	want := `{"routes":[{"route":"pending/untolerated-taint","playbook":"pod-pending","section":"cause-c-untolerated-taint","confidence":0.9,"evidence":[{"signal":"sched-taint-keyed","line_no":2,"line":"Warning  FailedScheduling  default-scheduler  0/3 nodes are available: 3 node(s) had untolerated taint {nvidia.com/gpu: present}."}]}],"match":"confident","related":[]}`
 	if string(b) != want {
 		t.Errorf("JSON:\n%s\nwant\n%s", b, want)
 	}

@@ -48,7 +48,7 @@ func (c *Catalog) rank(hits []hit) Result {
 		}
 	}
 	explained := c.explained(scores)
-	res := Result{Routes: []RouteMatch{}}
+	res := Result{Routes: []RouteMatch{}, Related: []Related{}}
 	for route, a := range byRoute {
 		if a.main == 0 {
 			continue
@@ -82,6 +82,7 @@ func (c *Catalog) rank(hits []hit) Result {
 	if len(res.Routes) > 0 {
 		res.Answers = c.inferAnswers(res.Routes[0], byRoute[res.Routes[0].Route].hits)
 	}
+	res.Match = matchLevel(res.Routes)
 	return res
 }
 

@@ -186,8 +186,11 @@ func (s *Server) handleTriagePaste(w http.ResponseWriter, r *http.Request) error
 	if strings.TrimSpace(text) == "" {
 		return s.renderTriageStart(w, r, c, cat, "", &templates.PasteView{Empty: true}, http.StatusBadRequest)
 	}
-	res := cat.Classify(text)
-	pv := &templates.PasteView{Empty: len(res.Routes) == 0}
+	res := s.answerPaste(r.Context(), c, cat, text)
+	pv := &templates.PasteView{Empty: len(res.Routes) == 0, Weak: res.Match == triage.MatchWeak}
+	for _, rel := range res.Related {
+		pv.Related = append(pv.Related, templates.Link{Label: rel.Title, Href: rel.URL, Kind: rel.Kind})
+	}
 	for _, rt := range res.Routes {
 		pv.Routes = append(pv.Routes, templates.RouteView{Route: rt.Route, Playbook: rt.Playbook, Href: "/playbooks/" + rt.Playbook + "#" + rt.Section,
 			Confidence: int(rt.Confidence*100 + 0.5), Evidence: evidenceLines(rt.Evidence)})

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"casebook/internal/answer"
+	"casebook/internal/content"
 	"casebook/internal/triage"
 )
 
@@ -41,6 +44,22 @@ func readPaste(w http.ResponseWriter, r *http.Request) (string, error) {
 	return text, nil
 }
 
+// answerPaste answers a paste through the one service the web, MCP and CLI
+// share: the routes, and the library entries a search with the paste's
+// lines finds. Without a search index, or when the search fails, the routes
+// alone are the answer (the failure is logged).
+func (s *Server) answerPaste(ctx context.Context, c *content.Content, cat *triage.Catalog, text string) triage.Result {
+	var srch answer.Searcher
+	if ix, err := searcher(c); err == nil {
+		srch = ix
+	}
+	res, err := answer.Paste(ctx, cat, srch, text)
+	if err != nil {
+		s.log.Warn("related search for a paste failed", "err", err)
+	}
+	return res
+}
+
 func (s *Server) handleAPIClassify(w http.ResponseWriter, r *http.Request) error {
 	_, cat, err := s.currentTriage()
 	if err != nil {
@@ -50,7 +69,11 @@ func (s *Server) handleAPIClassify(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	res := cat.Classify(text)
+	c, err := s.current()
+	if err != nil {
+		return err
+	}
+	res := s.answerPaste(r.Context(), c, cat, text)
 	s.observeTriage(res)
 	writeJSON(w, http.StatusOK, res)
 	return nil

@@ -127,4 +127,35 @@ func TestTriageWizard(t *testing.T) {
 		}
 		tb.shot("04-after-paste")
 	})
+
+	t.Run("an unknown error ends in the library", func(t *testing.T) {
+		tb := e.tab(t)
+		tb.open("/triage")
+		text := "Warning: php_network_getaddresses: getaddrinfo for db-primary.payments failed: Try again\n" +
+			"the resolver in the cluster (CoreDNS) answered nothing\n"
+		tb.do("paste", chromedp.SetValue(chromedp.CSS(testID("paste-text")), text))
+		tb.follow("submit the paste", chromedp.Click(chromedp.CSS(testID("paste-submit"))))
+		if !eval[bool](tb, `!!document.querySelector('[data-testid="paste-weak"], [data-testid="paste-empty"]')`) {
+			t.Error("the page does not say that nothing matched with confidence")
+		}
+		// The symptom picker comes before the weak guesses.
+		if !eval[bool](tb, `(() => { const s = document.querySelector('[data-testid="start"]'), r = document.querySelector('[data-testid="paste-result"]');
+			return !!s && !!r && !!(s.compareDocumentPosition(r) & Node.DOCUMENT_POSITION_FOLLOWING) })()`) {
+			t.Error("the symptom picker is not above the paste's result")
+		}
+		links := eval[[]string](tb, `[...document.querySelectorAll('[data-testid="paste-related"] a')].map(a => a.getAttribute('href'))`)
+		if len(links) == 0 {
+			t.Fatal("no related incidents or playbooks")
+		}
+		incidents := 0
+		for _, l := range links {
+			if strings.HasPrefix(l, "/incidents/IL-") {
+				incidents++
+			}
+		}
+		if incidents == 0 {
+			t.Errorf("no incident among the related links %v", links)
+		}
+		tb.shot("05-paste-no-dead-end")
+	})
 }

@@ -30,6 +30,12 @@ type PasteView struct {
 	Routes       []RouteView
 	ContinueHref string
 	Empty        bool
+	// Weak is set when routes matched only on weak evidence: they are the
+	// closest guesses, shown after the symptom picker.
+	Weak bool
+	// Related are library entries a search with the paste's most specific
+	// lines found (Kind "incident" or "playbook").
+	Related []Link
 }
 
 // RouteView is one ranked route.
