@@ -66,8 +66,8 @@ func (t *tools) classify(ctx context.Context, c *content.Content, _ *sdk.CallToo
 		return ClassifyOutput{}, badArg("the triage catalogue did not load on this server; its problems are listed at /api/problems")
 	}
 	var srch answer.Searcher
-	if idx, ok := c.Extra("search").(Searcher); ok {
-		srch = idx
+	if c.Search != nil {
+		srch = c.Search
 	}
 	// A failed search leaves Related empty; the routes still answer.
 	res, _ := answer.Paste(ctx, c.Triage, srch, in.Text)

@@ -50,8 +50,8 @@ func readPaste(w http.ResponseWriter, r *http.Request) (string, error) {
 // alone are the answer (the failure is logged).
 func (s *Server) answerPaste(ctx context.Context, c *content.Content, cat *triage.Catalog, text string) triage.Result {
 	var srch answer.Searcher
-	if ix, err := searcher(c); err == nil {
-		srch = ix
+	if c.Search != nil {
+		srch = c.Search
 	}
 	res, err := answer.Paste(ctx, cat, srch, text)
 	if err != nil {
