@@ -13,6 +13,7 @@ import (
 
 	"casebook/internal/content"
 	"casebook/internal/export"
+	"casebook/internal/selection"
 )
 
 // runExport writes the library, or the incidents matching the filters, as
@@ -25,7 +26,7 @@ func runExport(ctx context.Context, args []string, getenv func(string) string, s
 	format := fl.String("format", "json", "json (every field and the section text) or csv (one row per incident)")
 	out := fl.String("out", "", "write to this file instead of standard output")
 	filters := url.Values{}
-	for _, p := range export.FilterParams {
+	for _, p := range selection.FilterParams {
 		fl.Var(filterFlag{filters, p}, p, "only incidents with this "+strings.ReplaceAll(p, "_", " ")+" (repeat or separate with commas)")
 		if dashed := strings.ReplaceAll(p, "_", "-"); dashed != p {
 			fl.Var(filterFlag{filters, p}, dashed, "same as --"+p)
@@ -53,11 +54,7 @@ func runExport(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return fmt.Errorf("export: no valid library: %w", err)
 	}
-	orgs, err := c.Store.OrgSlugs(ctx)
-	if err != nil {
-		return err
-	}
-	f, err := export.ParseFilter(filters, c.Taxonomy, orgs)
+	f, err := selection.ParseFilter(filters, c.Taxonomy, c.Orgs)
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}

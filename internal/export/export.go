@@ -11,6 +11,7 @@ import (
 
 	"casebook/internal/content"
 	"casebook/internal/library"
+	"casebook/internal/selection"
 	"casebook/internal/store"
 )
 
@@ -92,7 +93,7 @@ func Build(ctx context.Context, c *content.Content, f store.Filter) (*Library, e
 	if err != nil {
 		return nil, fmt.Errorf("export: %w", err)
 	}
-	out := &Library{Format: Format, LibraryHash: c.Hash, Filter: FilterValues(f), Taxonomy: Taxonomy(c.Taxonomy),
+	out := &Library{Format: Format, LibraryHash: c.Hash, Filter: selection.FilterValues(f), Taxonomy: Taxonomy(c.Taxonomy),
 		Incidents: make([]Incident, 0, len(ids)), Playbooks: []Playbook{}}
 	linked := map[string]bool{}
 	for _, id := range ids {

@@ -21,6 +21,7 @@ import (
 	"casebook/internal/content"
 	"casebook/internal/export"
 	"casebook/internal/library"
+	"casebook/internal/selection"
 	"casebook/internal/store"
 )
 
@@ -98,11 +99,7 @@ func TestRoundTrip(t *testing.T) {
 
 func TestFilteredExport(t *testing.T) {
 	c := loaded(t)
-	orgs, err := c.Store.OrgSlugs(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := export.ParseFilter(url.Values{"domain": {"gpu"}}, c.Taxonomy, orgs)
+	f, err := selection.ParseFilter(url.Values{"domain": {"gpu"}}, c.Taxonomy, c.Orgs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,27 +126,6 @@ func TestFilteredExport(t *testing.T) {
 	}
 	if got := exp.Filter["domain"]; len(got) != 1 || got[0] != "gpu" {
 		t.Errorf("filter recorded as %v", exp.Filter)
-	}
-}
-
-func TestParseFilterErrors(t *testing.T) {
-	c := loaded(t)
-	orgs, _ := c.Store.OrgSlugs(context.Background())
-	tests := []struct {
-		q    url.Values
-		want string
-	}{
-		{url.Values{"component": {"nvidia-device-plugn"}}, `did you mean "nvidia-device-plugin"`},
-		{url.Values{"year": {"20x4"}}, "invalid year"},
-		{url.Values{"org": {"no-such-org-anywhere"}}, "unknown org"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.q.Encode(), func(t *testing.T) {
-			_, err := export.ParseFilter(tt.q, c.Taxonomy, orgs)
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("err = %v, want one containing %q", err, tt.want)
-			}
-		})
 	}
 }
 

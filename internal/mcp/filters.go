@@ -1,14 +1,12 @@
 package mcp
 
 import (
-	"context"
 	"net/url"
 	"strconv"
 
 	"casebook/internal/content"
-	"casebook/internal/export"
 	"casebook/internal/library"
-	"casebook/internal/store"
+	"casebook/internal/selection"
 )
 
 // Filters select incidents the way the library page and /api/incidents do:
@@ -25,7 +23,7 @@ type Filters struct {
 }
 
 // values renders the filters as /api/incidents parameters, so the one
-// parser (export.ParseFilter) validates all three front doors alike.
+// parser (selection) validates all three front doors alike.
 func (f *Filters) values() url.Values {
 	q := url.Values{}
 	if f == nil {
@@ -41,14 +39,15 @@ func (f *Filters) values() url.Values {
 	return q
 }
 
-// storeFilter validates f against the loaded taxonomy and organisations.
-// An unknown value is a tool error naming the nearest valid one.
-func storeFilter(ctx context.Context, c *content.Content, f *Filters) (store.Filter, error) {
-	orgs, err := c.Store.OrgSlugs(ctx)
-	if err != nil {
-		return store.Filter{}, err
+// parseSelection validates the filters and the other arguments (as
+// parameters: sort, page, per_page, q, kind) against the loaded taxonomy
+// and organisations, with the messages the web and the export give.
+func parseSelection(c *content.Content, f *Filters, args url.Values, p selection.Paging) (selection.Selection, error) {
+	q := f.values()
+	for k, v := range args {
+		q[k] = v
 	}
-	return export.ParseFilter(f.values(), c.Taxonomy, orgs)
+	return selection.Parse(q, c.Taxonomy, c.Orgs, p)
 }
 
 // TermRef names a taxonomy term.

@@ -2,11 +2,14 @@ package mcp
 
 import (
 	"context"
+	"net/url"
+	"strconv"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"casebook/internal/content"
+	"casebook/internal/selection"
 	"casebook/internal/store"
 )
 
@@ -63,23 +66,19 @@ var listTool = toolSpec[ListInput]{
 }
 
 func (t *tools) list(ctx context.Context, c *content.Content, _ *sdk.CallToolRequest, in ListInput) (ListOutput, error) {
-	switch in.Sort {
-	case "", store.SortNewest, store.SortOldest, store.SortTitle:
-	default:
-		return ListOutput{}, badArg("sort %q: want newest, oldest or title", in.Sort)
+	args := url.Values{"sort": {in.Sort}}
+	if in.Page != 0 {
+		args.Set("page", strconv.Itoa(in.Page))
 	}
-	page, per := max(in.Page, 1), in.PerPage
-	if per == 0 {
-		per = defaultPerPage
+	if in.PerPage != 0 {
+		args.Set("per_page", strconv.Itoa(in.PerPage))
 	}
-	if in.Page < 0 || per < 1 || per > maxPerPage {
-		return ListOutput{}, badArg("page %d, per_page %d: pages start at 1 and hold 1 to %d incidents", in.Page, in.PerPage, maxPerPage)
-	}
-	f, err := storeFilter(ctx, c, in.Filters)
+	sel, err := parseSelection(c, in.Filters, args, selection.Paging{DefaultPerPage: defaultPerPage, MaxPerPage: maxPerPage})
 	if err != nil {
 		return ListOutput{}, err
 	}
-	items, total, err := c.Store.ListIncidents(ctx, f, in.Sort, page, per)
+	f, page, per := sel.Filter, sel.Page, sel.PerPage
+	items, total, err := c.Store.ListIncidents(ctx, f, sel.Sort, page, per)
 	if err != nil {
 		return ListOutput{}, err
 	}

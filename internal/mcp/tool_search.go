@@ -3,16 +3,17 @@ package mcp
 import (
 	"context"
 	"html"
+	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"casebook/internal/content"
-	"casebook/internal/library"
 	"casebook/internal/search"
-	"casebook/internal/store"
+	"casebook/internal/selection"
 )
 
 // SearchInput is a free-text search with optional filters.
@@ -51,7 +52,6 @@ const (
 	defaultLimit = 10
 	maxLimit     = 25
 	maxExcerpts  = 3
-	maxQuery     = 500
 )
 
 var searchTool = toolSpec[SearchInput]{
@@ -61,45 +61,34 @@ var searchTool = toolSpec[SearchInput]{
 		"Understands English and Korean and taxonomy aliases, ranks by relevance and returns excerpts showing where each matched, " +
 		"plus suggested taxonomy filters. Use list_incidents instead when you only have filters; get_incident for the full write-up.",
 	tweak: func(p map[string]*jsonschema.Schema) {
-		p["query"].MinLength, p["query"].MaxLength = ptr(1), ptr(maxQuery)
+		p["query"].MinLength, p["query"].MaxLength = ptr(1), ptr(selection.MaxQuery)
 		enum(p, "kind", "incident", "playbook", "all")
 		between(p, "limit", 1, maxLimit)
 	},
 }
 
 func (t *tools) search(ctx context.Context, c *content.Content, _ *sdk.CallToolRequest, in SearchInput) (SearchOutput, error) {
-	q := strings.TrimSpace(in.Query)
-	switch {
-	case q == "":
+	if strings.TrimSpace(in.Query) == "" {
 		return SearchOutput{}, badArg("query is empty; to list incidents by filters alone use list_incidents")
-	case len(q) > maxQuery:
-		return SearchOutput{}, badArg("query is %d bytes; at most %d. For a pasted error use classify_error", len(q), maxQuery)
-	case in.Limit < 0 || in.Limit > maxLimit:
-		return SearchOutput{}, badArg("limit %d: want 1 to %d", in.Limit, maxLimit)
-	}
-	kind := search.KindIncident
-	switch in.Kind {
-	case "", "incident":
-	case "playbook":
-		kind = search.KindPlaybook
-	case "all":
-		kind = ""
-	default:
-		return SearchOutput{}, badArg("kind %q: want incident, playbook or all", in.Kind)
 	}
 	idx := c.Search
 	if idx == nil {
 		return SearchOutput{}, badArg("full-text search is not available on this server; use list_incidents with filters (vocab finds them)")
 	}
-	f, err := storeFilter(ctx, c, in.Filters)
+	kind := in.Kind
+	if kind == "" {
+		kind = selection.KindIncident
+	}
+	args := url.Values{"q": {in.Query}, "kind": {kind}}
+	if in.Limit != 0 {
+		args.Set("per_page", strconv.Itoa(in.Limit))
+	}
+	sel, err := parseSelection(c, in.Filters, args, selection.Paging{DefaultPerPage: defaultLimit, MaxPerPage: maxLimit})
 	if err != nil {
 		return SearchOutput{}, err
 	}
-	req := searchRequest(q, kind, f)
-	req.PerPage = in.Limit
-	if req.PerPage == 0 {
-		req.PerPage = defaultLimit
-	}
+	q := sel.Query
+	req := sel.SearchRequest()
 	res, err := idx.Search(ctx, req)
 	if err != nil {
 		return SearchOutput{}, err
@@ -121,17 +110,6 @@ func (t *tools) search(ctx context.Context, c *content.Content, _ *sdk.CallToolR
 		out.SuggestedFilters = append(out.SuggestedFilters, TermRef{Facet: string(s.Facet), Term: s.Term, Label: s.Label})
 	}
 	return out, nil
-}
-
-// searchRequest maps a validated filter onto the index's request.
-func searchRequest(q, kind string, f store.Filter) search.Request {
-	req := search.Request{Query: q, Kind: kind, Filters: map[library.Facet][]string{}, Org: f.Orgs, Year: f.Years}
-	for facet, v := range f.Terms {
-		if len(v) > 0 {
-			req.Filters[facet] = v
-		}
-	}
-	return req
 }
 
 // excerpts turns the index's HTML fragments into plain text for a model:

@@ -11,8 +11,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"casebook/internal/content"
-	"casebook/internal/export"
 	"casebook/internal/search"
+	"casebook/internal/selection"
 	"casebook/internal/store"
 )
 
@@ -99,9 +99,8 @@ func badArg(format string, args ...any) error { return &argError{fmt.Sprintf(for
 // shown as it is.
 func callerError(err error) bool {
 	var ae *argError
-	var fe *export.FilterError
 	var qe *search.QueryError
-	return errors.As(err, &ae) || errors.As(err, &fe) || errors.As(err, &qe) || errors.Is(err, store.ErrNotFound)
+	return errors.As(err, &ae) || errors.Is(err, selection.ErrInvalid) || errors.As(err, &qe) || errors.Is(err, store.ErrNotFound)
 }
 
 // enum restricts a string property to values.

@@ -8,6 +8,7 @@ import (
 
 	"casebook/internal/library"
 	"casebook/internal/search"
+	"casebook/internal/selection"
 	"casebook/internal/store"
 )
 
@@ -107,7 +108,7 @@ func (s *Server) handleAPIGraph(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	focus, err := parseFocus(r.URL.Query().Get("focus"), c.Taxonomy)
+	focus, err := selection.ParseFocus(r.URL.Query().Get("focus"), c.Taxonomy)
 	if err != nil {
 		return err
 	}
@@ -118,7 +119,7 @@ func (s *Server) handleAPIGraph(w http.ResponseWriter, r *http.Request) error {
 		}
 		x := st.clone()
 		x.Page, x.Kind, x.Sort, x.PerPage = 1, "", "", 0
-		g, err := s.searchGraphs.get(r.Context(), c, searchRequest(x), x.values().Encode(), focus)
+		g, err := s.searchGraphs.get(r.Context(), c, x.SearchRequest(), x.values().Encode(), focus)
 		if err != nil {
 			var qe *search.QueryError
 			if errors.As(err, &qe) {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"casebook/internal/selection"
 	"casebook/internal/store"
 	"casebook/web/templates"
 )
@@ -32,6 +33,8 @@ func statusOf(err error) (int, string) {
 		return he.status, he.msg
 	case errors.As(err, &br):
 		return http.StatusBadRequest, br.msg
+	case errors.Is(err, selection.ErrInvalid):
+		return http.StatusBadRequest, err.Error()
 	case errors.Is(err, store.ErrNotFound):
 		return http.StatusNotFound, "not found"
 	case isClientError(err):

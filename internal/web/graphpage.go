@@ -2,30 +2,10 @@ package web
 
 import (
 	"net/http"
-	"strings"
 
-	"casebook/internal/library"
+	"casebook/internal/selection"
 	"casebook/web/templates"
 )
-
-// parseFocus validates "facet:term".
-func parseFocus(s string, tax *library.Taxonomy) (string, error) {
-	if s == "" {
-		return "", nil
-	}
-	f, id, ok := strings.Cut(s, ":")
-	facet, fok := library.ParseFacet(f)
-	if !ok || !fok {
-		return "", badRequest{"invalid focus " + quote(s) + ": want facet:term, e.g. component:gpu-driver"}
-	}
-	if f == "case" {
-		return s, nil
-	}
-	if _, ok := tax.Term(facet, id); !ok {
-		return "", badRequest{unknownValue(string(facet), id, tax.IDs(facet))}
-	}
-	return string(facet) + ":" + id, nil
-}
 
 func quote(s string) string { return "\"" + s + "\"" }
 
@@ -38,7 +18,7 @@ func (s *Server) handleGraphPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	focus, err := parseFocus(r.URL.Query().Get("focus"), c.Taxonomy)
+	focus, err := selection.ParseFocus(r.URL.Query().Get("focus"), c.Taxonomy)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"casebook/internal/content"
+	"casebook/internal/selection"
 	"casebook/internal/store"
 	"casebook/web/templates"
 )
@@ -13,11 +14,8 @@ const perPageDefault = 20
 
 // parseListFor parses the list state against the loaded content.
 func parseListFor(r *http.Request, c *content.Content) (listState, error) {
-	orgs, err := c.Store.OrgSlugs(r.Context())
-	if err != nil {
-		return listState{}, err
-	}
-	return parseList(r.URL.Query(), c.Taxonomy, orgs, perPageDefault)
+	sel, err := selection.Parse(r.URL.Query(), c.Taxonomy, c.Orgs, selection.Paging{DefaultPerPage: perPageDefault, MaxPerPage: 100})
+	return listState{Selection: sel, defaultPer: perPageDefault}, err
 }
 
 // handleLibrary is the faceted incident list: filters only, newest first.

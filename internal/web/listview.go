@@ -2,11 +2,13 @@ package web
 
 import (
 	"context"
+	"net/url"
 	"strconv"
 
 	"casebook/internal/content"
 	"casebook/internal/graph"
 	"casebook/internal/library"
+	"casebook/internal/selection"
 	"casebook/internal/store"
 	"casebook/web/templates"
 )
@@ -129,7 +131,7 @@ func facetGroups(tax *library.Taxonomy, st listState, counts map[string][]store.
 // chips lists the active filters with links that remove each.
 func chips(tax *library.Taxonomy, st listState, path string, orgs content.Orgs) ([]templates.Chip, string) {
 	var out []templates.Chip
-	for _, fp := range facetParams {
+	for _, fp := range selection.FacetParams {
 		for _, t := range st.Filter.Terms[fp.Facet] {
 			out = append(out, templates.Chip{Facet: fp.Facet.Label(), Label: tax.Label(fp.Facet, t), Remove: st.toggle(fp.Param, t).href(path)})
 		}
@@ -140,7 +142,8 @@ func chips(tax *library.Taxonomy, st listState, path string, orgs content.Orgs) 
 	for _, y := range st.Filter.Years {
 		out = append(out, templates.Chip{Facet: "Year", Label: strconv.Itoa(y), Remove: st.toggle("year", strconv.Itoa(y)).href(path)})
 	}
-	clear := listState{Query: st.Query, Kind: st.Kind, Sort: st.Sort, PerPage: st.PerPage, defaultPer: st.defaultPer}
+	clear := listState{Selection: selection.Selection{Query: st.Query, Kind: st.Kind, Sort: st.Sort, PerPage: st.PerPage, Lang: st.Lang},
+		defaultPer: st.defaultPer}
 	return out, clear.href(path)
 }
 
@@ -216,7 +219,4 @@ func (s *Server) graphView(ctx context.Context, c *content.Content, st listState
 }
 
 // filterValues is the query string of the filters alone.
-func (st listState) filterValues() interface{ Encode() string } {
-	f := listState{Filter: st.Filter}
-	return f.values()
-}
+func (st listState) filterValues() url.Values { return selection.FilterValues(st.Filter) }

@@ -1,41 +1,19 @@
 package web
 
 import (
-	"fmt"
 	"net/url"
 	"sort"
 	"strconv"
-	"strings"
 
 	"casebook/internal/library"
-	"casebook/internal/store"
+	"casebook/internal/selection"
 )
 
-// facetParams maps the query parameter of each facet filter to its facet.
-// The names are an API contract: component, cause, cause_category, symptom,
-// factor, domain (plus org and year, which are not taxonomy facets).
-var facetParams = []struct {
-	Param string
-	Facet library.Facet
-}{
-	{"cause_category", library.FacetCauseCategory},
-	{"cause", library.FacetCause},
-	{"component", library.FacetComponent},
-	{"symptom", library.FacetSymptom},
-	{"factor", library.FacetFactor},
-	{"domain", library.FacetDomain},
-}
-
-// listState is everything the library and search pages keep in the URL.
+// listState is everything the library and search pages keep in the URL:
+// the parsed selection, and the page size this page uses by default, which
+// links leave out.
 type listState struct {
-	Filter  store.Filter
-	Query   string
-	Kind    string
-	Sort    string
-	Page    int
-	PerPage int
-	// defaultPer is the page size the URL may leave out; links carry any
-	// other per_page so paging keeps the size the user chose.
+	selection.Selection
 	defaultPer int
 }
 
@@ -44,134 +22,8 @@ type badRequest struct{ msg string }
 
 func (e badRequest) Error() string { return e.msg }
 
-// parseList reads and validates the list state from a query string. Unknown
-// filter values are an error naming the nearest valid value, so a mistyped
-// link fails loudly instead of silently showing everything.
-func parseList(q url.Values, tax *library.Taxonomy, orgs []string, defaultPer int) (listState, error) {
-	st := listState{Filter: store.Filter{Terms: map[library.Facet][]string{}}, Sort: store.SortNewest, Page: 1, PerPage: defaultPer, defaultPer: defaultPer}
-	for _, fp := range facetParams {
-		for _, v := range splitValues(q[fp.Param]) {
-			if _, ok := tax.Term(fp.Facet, v); !ok {
-				return st, badRequest{unknownValue(fp.Param, v, tax.IDs(fp.Facet))}
-			}
-			if !contains(st.Filter.Terms[fp.Facet], v) {
-				st.Filter.Terms[fp.Facet] = append(st.Filter.Terms[fp.Facet], v)
-			}
-		}
-	}
-	for _, v := range splitValues(q["org"]) {
-		slug := library.Slug(v)
-		if !contains(orgs, slug) {
-			return st, badRequest{unknownValue("org", v, orgs)}
-		}
-		if !contains(st.Filter.Orgs, slug) {
-			st.Filter.Orgs = append(st.Filter.Orgs, slug)
-		}
-	}
-	for _, v := range splitValues(q["year"]) {
-		y, err := strconv.Atoi(v)
-		if err != nil || y < 1970 || y > 2100 {
-			return st, badRequest{fmt.Sprintf("invalid year %q: want a four-digit year such as 2024", v)}
-		}
-		if !containsInt(st.Filter.Years, y) {
-			st.Filter.Years = append(st.Filter.Years, y)
-		}
-	}
-	switch s := q.Get("sort"); s {
-	case "", store.SortNewest, store.SortOldest, store.SortTitle:
-		if s != "" {
-			st.Sort = s
-		}
-	default:
-		return st, badRequest{fmt.Sprintf("invalid sort %q: want newest, oldest or title", s)}
-	}
-	var err error
-	if st.Page, err = intParam(q, "page", 1, 1, 100000); err != nil {
-		return st, err
-	}
-	if st.PerPage, err = intParam(q, "per_page", defaultPer, 1, 100); err != nil {
-		return st, err
-	}
-	st.Query = strings.TrimSpace(q.Get("q"))
-	if len(st.Query) > 500 {
-		return st, badRequest{"query too long: at most 500 characters"}
-	}
-	switch k := q.Get("kind"); k {
-	case "", "incident", "playbook":
-		st.Kind = k
-	default:
-		return st, badRequest{fmt.Sprintf("invalid kind %q: want incident or playbook", k)}
-	}
-	return st, nil
-}
-
-func unknownValue(param, v string, valid []string) string {
-	if n := library.Nearest(v, valid); n != "" {
-		return fmt.Sprintf("unknown %s %q (did you mean %q?)", param, v, n)
-	}
-	if len(valid) > 30 {
-		return fmt.Sprintf("unknown %s %q; see /api/taxonomy for the valid values", param, v)
-	}
-	return fmt.Sprintf("unknown %s %q; valid values: %s", param, v, strings.Join(valid, ", "))
-}
-
-// splitValues accepts both repeated parameters and comma-separated lists.
-func splitValues(vs []string) []string {
-	var out []string
-	for _, v := range vs {
-		for _, p := range strings.Split(v, ",") {
-			if p = strings.TrimSpace(p); p != "" {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
-}
-
-func intParam(q url.Values, name string, def, lo, hi int) (int, error) {
-	s := q.Get(name)
-	if s == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < lo || n > hi {
-		return 0, badRequest{fmt.Sprintf("invalid %s %q: want a number from %d to %d", name, s, lo, hi)}
-	}
-	return n, nil
-}
-
-// values renders the state back into a query string; the page is left out
-// when it is 1 so links stay short.
-func (st listState) values() url.Values {
-	v := url.Values{}
-	if st.Query != "" {
-		v.Set("q", st.Query)
-	}
-	if st.Kind != "" {
-		v.Set("kind", st.Kind)
-	}
-	for _, fp := range facetParams {
-		for _, t := range st.Filter.Terms[fp.Facet] {
-			v.Add(fp.Param, t)
-		}
-	}
-	for _, o := range st.Filter.Orgs {
-		v.Add("org", o)
-	}
-	for _, y := range st.Filter.Years {
-		v.Add("year", strconv.Itoa(y))
-	}
-	if st.Sort != "" && st.Sort != store.SortNewest {
-		v.Set("sort", st.Sort)
-	}
-	if st.PerPage != 0 && st.PerPage != st.defaultPer {
-		v.Set("per_page", strconv.Itoa(st.PerPage))
-	}
-	if st.Page > 1 {
-		v.Set("page", strconv.Itoa(st.Page))
-	}
-	return v
-}
+// values renders the state back into a query string.
+func (st listState) values() url.Values { return st.Selection.Values(st.defaultPer) }
 
 func (st listState) href(path string) string {
 	if e := st.values().Encode(); e != "" {
@@ -208,7 +60,7 @@ func (st listState) toggle(param, value string) listState {
 			sort.Sort(sort.Reverse(sort.IntSlice(c.Filter.Years)))
 		}
 	default:
-		for _, fp := range facetParams {
+		for _, fp := range selection.FacetParams {
 			if fp.Param == param {
 				c.Filter.Terms[fp.Facet] = toggleStr(c.Filter.Terms[fp.Facet], value)
 			}
@@ -225,7 +77,7 @@ func (st listState) selected(param, value string) bool {
 		y, _ := strconv.Atoi(value)
 		return containsInt(st.Filter.Years, y)
 	}
-	for _, fp := range facetParams {
+	for _, fp := range selection.FacetParams {
 		if fp.Param == param {
 			return contains(st.Filter.Terms[fp.Facet], value)
 		}

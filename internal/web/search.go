@@ -12,21 +12,10 @@ import (
 	"casebook/internal/content"
 	"casebook/internal/library"
 	"casebook/internal/search"
+	"casebook/internal/selection"
 	"casebook/internal/store"
 	"casebook/web/templates"
 )
-
-// searchRequest maps the URL state onto a search request.
-func searchRequest(st listState) search.Request {
-	req := search.Request{Query: st.Query, Kind: st.Kind, Filters: map[library.Facet][]string{}, Org: st.Filter.Orgs,
-		Year: st.Filter.Years, Page: st.Page, PerPage: st.PerPage}
-	for f, v := range st.Filter.Terms {
-		if len(v) > 0 {
-			req.Filters[f] = v
-		}
-	}
-	return req
-}
 
 // runSearch validates the request and queries the index, timing it.
 func (s *Server) runSearch(r *http.Request, c *content.Content) (listState, *search.Result, error) {
@@ -38,7 +27,7 @@ func (s *Server) runSearch(r *http.Request, c *content.Content) (listState, *sea
 		return st, nil, &httpError{http.StatusServiceUnavailable, "the search index is not available; the library list still works at /"}
 	}
 	start := time.Now()
-	res, err := c.Search.Search(r.Context(), searchRequest(st))
+	res, err := c.Search.Search(r.Context(), st.SearchRequest())
 	if s.metrics != nil {
 		s.metrics.SearchLatency(time.Since(start).Seconds())
 	}
@@ -240,7 +229,7 @@ func searchHelp(tax *library.Taxonomy, st listState, res *search.Result) *templa
 		case "year":
 			x.Filter.Years = nil
 		default:
-			for _, fp := range facetParams {
+			for _, fp := range selection.FacetParams {
 				if fp.Param == param {
 					x.Filter.Terms[fp.Facet] = nil
 				}
@@ -288,7 +277,7 @@ func fragments(h search.Hit) []templates.Fragment {
 }
 
 func paramOf(f library.Facet) string {
-	for _, fp := range facetParams {
+	for _, fp := range selection.FacetParams {
 		if fp.Facet == f {
 			return fp.Param
 		}

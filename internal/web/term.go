@@ -6,6 +6,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"casebook/internal/library"
+	"casebook/internal/selection"
 	"casebook/internal/store"
 	"casebook/web/templates"
 )
@@ -23,7 +24,7 @@ func (s *Server) handleTerm(w http.ResponseWriter, r *http.Request) error {
 	id := chi.URLParam(r, "id")
 	term, ok := c.Taxonomy.Term(facet, id)
 	if !ok {
-		return notFound(unknownValue(string(facet), id, c.Taxonomy.IDs(facet)))
+		return notFound(selection.Unknown(string(facet), id, c.Taxonomy.IDs(facet)).Error())
 	}
 	param := string(facet)
 	p := templates.TermPage{Chrome: s.chrome(c, term.Label, "library", ""), Facet: param, FacetLabel: facet.Label(),

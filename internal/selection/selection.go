@@ -1,0 +1,294 @@
+// Package selection parses what a request selects from the library —
+// taxonomy filters, organisations, years, a query, a kind, a sort order, a
+// page and a language — from URL parameters. The web pages and JSON API,
+// the MCP tools (which render their arguments as the same parameters) and
+// the export command all call Parse, so a value is accepted or refused, with
+// the same message, at every door.
+package selection
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"casebook/internal/library"
+	"casebook/internal/search"
+	"casebook/internal/store"
+)
+
+// Selection is one parsed request. The zero Filter selects everything.
+type Selection struct {
+	Filter  store.Filter
+	Query   string
+	Kind    string // "" (both), KindIncident or KindPlaybook
+	Sort    string // store.SortNewest, SortOldest or SortTitle
+	Page    int    // 1-based
+	PerPage int
+	Lang    string // "" (the reader's default), or one of Languages
+}
+
+// Kinds a selection can be limited to; "all" is accepted as "".
+const (
+	KindIncident = "incident"
+	KindPlaybook = "playbook"
+)
+
+// Languages are the languages content is served in.
+var Languages = []string{"en", "ko"}
+
+// MaxQuery bounds the query text, in bytes: a longer text is a paste, which
+// the classifier (triage) reads, not the search.
+const MaxQuery = 500
+
+// FacetParam names the parameter of one taxonomy facet filter.
+type FacetParam struct {
+	Param string
+	Facet library.Facet
+}
+
+// FacetParams are the taxonomy filters, an API contract: cause_category,
+// cause, component, symptom, factor, domain.
+var FacetParams = []FacetParam{
+	{"cause_category", library.FacetCauseCategory},
+	{"cause", library.FacetCause},
+	{"component", library.FacetComponent},
+	{"symptom", library.FacetSymptom},
+	{"factor", library.FacetFactor},
+	{"domain", library.FacetDomain},
+}
+
+// FilterParams are every filter parameter: the facets, then org and year.
+var FilterParams = func() []string {
+	var out []string
+	for _, fp := range FacetParams {
+		out = append(out, fp.Param)
+	}
+	return append(out, "org", "year")
+}()
+
+// ErrInvalid is what every refused selection wraps: the caller's mistake
+// (HTTP 400, an MCP tool error, a CLI usage error).
+var ErrInvalid = errors.New("invalid selection")
+
+// Error is a refused selection with the message that names the fix.
+type Error struct{ Msg string }
+
+func (e *Error) Error() string { return e.Msg }
+
+// Unwrap makes errors.Is(err, ErrInvalid) hold.
+func (e *Error) Unwrap() error { return ErrInvalid }
+
+func invalid(format string, args ...any) error { return &Error{fmt.Sprintf(format, args...)} }
+
+// Paging is the page size a door uses when the request names none, and the
+// largest it allows.
+type Paging struct {
+	DefaultPerPage int
+	MaxPerPage     int
+}
+
+// Parse reads a whole selection from q. orgs maps the library's
+// organisation slugs to names (content.Orgs); an organisation may be given
+// by slug or by name. Unknown parameters are ignored.
+func Parse(q url.Values, tax *library.Taxonomy, orgs map[string]string, p Paging) (Selection, error) {
+	s := Selection{Sort: store.SortNewest, Page: 1, PerPage: p.DefaultPerPage}
+	var err error
+	if s.Filter, err = ParseFilter(q, tax, orgs); err != nil {
+		return s, err
+	}
+	switch v := q.Get("sort"); v {
+	case "":
+	case store.SortNewest, store.SortOldest, store.SortTitle:
+		s.Sort = v
+	default:
+		return s, invalid("invalid sort %q: want newest, oldest or title", v)
+	}
+	if s.Page, err = intParam(q, "page", 1, 1, 100000); err != nil {
+		return s, err
+	}
+	if s.PerPage, err = intParam(q, "per_page", p.DefaultPerPage, 1, p.MaxPerPage); err != nil {
+		return s, err
+	}
+	s.Query = strings.TrimSpace(q.Get("q"))
+	if len(s.Query) > MaxQuery {
+		return s, invalid("query is %d bytes, at most %d; to route a pasted error use the triage classifier", len(s.Query), MaxQuery)
+	}
+	switch k := q.Get("kind"); k {
+	case "", "all":
+	case KindIncident, KindPlaybook:
+		s.Kind = k
+	default:
+		return s, invalid("invalid kind %q: want incident, playbook or all", k)
+	}
+	switch l := q.Get("lang"); {
+	case l == "":
+	case slices.Contains(Languages, l):
+		s.Lang = l
+	default:
+		return s, invalid("invalid lang %q: want %s", l, strings.Join(Languages, " or "))
+	}
+	return s, nil
+}
+
+// ParseFilter reads only the filters: repeated or comma-separated values,
+// OR within a parameter, AND across them. An unknown value is an error
+// naming the nearest valid one, so a mistyped link fails loudly instead of
+// silently selecting everything.
+func ParseFilter(q url.Values, tax *library.Taxonomy, orgs map[string]string) (store.Filter, error) {
+	f := store.Filter{Terms: map[library.Facet][]string{}}
+	for _, fp := range FacetParams {
+		for _, v := range splitValues(q[fp.Param]) {
+			if _, ok := tax.Term(fp.Facet, v); !ok {
+				return f, Unknown(fp.Param, v, tax.IDs(fp.Facet))
+			}
+			f.Terms[fp.Facet] = appendNew(f.Terms[fp.Facet], v)
+		}
+	}
+	for _, v := range splitValues(q["org"]) {
+		slug := library.Slug(v)
+		if _, ok := orgs[slug]; !ok {
+			return f, Unknown("org", v, slugs(orgs))
+		}
+		f.Orgs = appendNew(f.Orgs, slug)
+	}
+	for _, v := range splitValues(q["year"]) {
+		y, err := strconv.Atoi(v)
+		if err != nil || y < 1970 || y > 2100 {
+			return f, invalid("invalid year %q: want a four-digit year such as 2024", v)
+		}
+		if !slices.Contains(f.Years, y) {
+			f.Years = append(f.Years, y)
+		}
+	}
+	return f, nil
+}
+
+// Values renders a selection back into parameters, leaving out what equals
+// the defaults (newest first, page 1, defaultPerPage, no language), so
+// links stay short and a parsed link renders back the same.
+func (s Selection) Values(defaultPerPage int) url.Values {
+	v := FilterValues(s.Filter)
+	if s.Query != "" {
+		v.Set("q", s.Query)
+	}
+	if s.Kind != "" {
+		v.Set("kind", s.Kind)
+	}
+	if s.Sort != "" && s.Sort != store.SortNewest {
+		v.Set("sort", s.Sort)
+	}
+	if s.PerPage != 0 && s.PerPage != defaultPerPage {
+		v.Set("per_page", strconv.Itoa(s.PerPage))
+	}
+	if s.Page > 1 {
+		v.Set("page", strconv.Itoa(s.Page))
+	}
+	if s.Lang != "" {
+		v.Set("lang", s.Lang)
+	}
+	return v
+}
+
+// FilterValues renders a filter as parameters.
+func FilterValues(f store.Filter) url.Values {
+	v := url.Values{}
+	for _, fp := range FacetParams {
+		for _, t := range f.Terms[fp.Facet] {
+			v.Add(fp.Param, t)
+		}
+	}
+	for _, o := range f.Orgs {
+		v.Add("org", o)
+	}
+	for _, y := range f.Years {
+		v.Add("year", strconv.Itoa(y))
+	}
+	return v
+}
+
+func intParam(q url.Values, name string, def, lo, hi int) (int, error) {
+	s := q.Get(name)
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < lo || n > hi {
+		return 0, invalid("invalid %s %q: want a number from %d to %d", name, s, lo, hi)
+	}
+	return n, nil
+}
+
+// splitValues accepts both repeated parameters and comma-separated lists.
+func splitValues(vs []string) []string {
+	var out []string
+	for _, v := range vs {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+func appendNew(list []string, v string) []string {
+	if slices.Contains(list, v) {
+		return list
+	}
+	return append(list, v)
+}
+
+func slugs(orgs map[string]string) []string {
+	out := make([]string, 0, len(orgs))
+	for s := range orgs {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ParseFocus validates a graph focus, "facet:term", and
+// returns it with the facet's canonical name; "" is no focus.
+func ParseFocus(s string, tax *library.Taxonomy) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	f, id, ok := strings.Cut(s, ":")
+	facet, fok := library.ParseFacet(f)
+	if !ok || !fok {
+		return "", invalid("invalid focus %q: want facet:term, e.g. component:gpu-driver", s)
+	}
+	if _, ok := tax.Term(facet, id); !ok {
+		return "", Unknown(string(facet), id, tax.IDs(facet))
+	}
+	return string(facet) + ":" + id, nil
+}
+
+// Unknown is the error for a value that is not among valid, naming the
+// nearest one (or all of them, when they are few).
+func Unknown(param, v string, valid []string) error {
+	if n := library.Nearest(v, valid); n != "" {
+		return invalid("unknown %s %q (did you mean %q?)", param, v, n)
+	}
+	if len(valid) > 30 {
+		return invalid("unknown %s %q; see /api/taxonomy for the valid values", param, v)
+	}
+	return invalid("unknown %s %q; valid values: %s", param, v, strings.Join(valid, ", "))
+}
+
+// SearchRequest is the selection as a query of the search index, which
+// knows organisations by the same slugs.
+func (s Selection) SearchRequest() search.Request {
+	req := search.Request{Query: s.Query, Kind: s.Kind, Filters: map[library.Facet][]string{}, Org: s.Filter.Orgs,
+		Year: s.Filter.Years, Page: s.Page, PerPage: s.PerPage}
+	for f, v := range s.Filter.Terms {
+		if len(v) > 0 {
+			req.Filters[f] = v
+		}
+	}
+	return req
+}

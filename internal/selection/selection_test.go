@@ -1,0 +1,117 @@
+package selection
+
+import (
+	"errors"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"casebook/internal/library"
+	"casebook/internal/store"
+)
+
+func fixture(t *testing.T) (*library.Taxonomy, map[string]string) {
+	t.Helper()
+	lib, _, err := library.Load(os.DirFS("../library/testdata/good"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	orgs := map[string]string{}
+	for _, in := range lib.Incidents {
+		orgs[library.Slug(in.Organization)] = in.Organization
+	}
+	return lib.Taxonomy, orgs
+}
+
+var paging = Paging{DefaultPerPage: 20, MaxPerPage: 100}
+
+func TestParse(t *testing.T) {
+	tax, orgs := fixture(t)
+	var anOrg, itsSlug string
+	for slug, name := range orgs {
+		anOrg, itsSlug = name, slug
+		break
+	}
+	tests := []struct {
+		name string
+		q    string
+		want Selection
+	}{
+		{"nothing", "", Selection{Sort: store.SortNewest, Page: 1, PerPage: 20}},
+		{"repeated and comma-separated, deduplicated", "component=gpu-driver,node-os-image&component=gpu-driver&year=2024,2023",
+			Selection{Filter: store.Filter{Terms: map[library.Facet][]string{library.FacetComponent: {"gpu-driver", "node-os-image"}}, Years: []int{2024, 2023}},
+				Sort: store.SortNewest, Page: 1, PerPage: 20}},
+		{"org by name or slug", "org=" + url.QueryEscape(anOrg) + "&org=" + itsSlug,
+			Selection{Filter: store.Filter{Orgs: []string{itsSlug}}, Sort: store.SortNewest, Page: 1, PerPage: 20}},
+		{"everything else", "q=+taint+gpu+&kind=playbook&sort=title&page=3&per_page=50&lang=ko",
+			Selection{Query: "taint gpu", Kind: KindPlaybook, Sort: store.SortTitle, Page: 3, PerPage: 50, Lang: "ko"}},
+		{"kind all is both", "kind=all", Selection{Sort: store.SortNewest, Page: 1, PerPage: 20}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, _ := url.ParseQuery(tt.q)
+			got, err := Parse(q, tax, orgs, paging)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Filter.Terms == nil {
+				t.Fatal("Terms is nil")
+			}
+			if len(tt.want.Filter.Terms) == 0 {
+				tt.want.Filter.Terms = map[library.Facet][]string{}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			// A parsed selection renders back to parameters that parse to it.
+			again, err := Parse(got.Values(paging.DefaultPerPage), tax, orgs, paging)
+			if err != nil || !cmp.Equal(got, again) {
+				t.Errorf("round trip: %v\n%s", err, cmp.Diff(got, again))
+			}
+		})
+	}
+}
+
+// Every door shows these messages; each names the fix.
+func TestParseRefuses(t *testing.T) {
+	tax, orgs := fixture(t)
+	tests := []struct{ q, want string }{
+		{"component=gpu-drivr", `unknown component "gpu-drivr" (did you mean "gpu-driver"?)`},
+		{"cause_category=nope-nope-nope-nope", `unknown cause_category "nope-nope-nope-nope"`},
+		{"org=no-such-org-anywhere", `unknown org "no-such-org-anywhere"`},
+		{"year=20x4", `invalid year "20x4": want a four-digit year such as 2024`},
+		{"year=1800", `invalid year "1800"`},
+		{"sort=random", `invalid sort "random": want newest, oldest or title`},
+		{"page=0", `invalid page "0": want a number from 1 to 100000`},
+		{"per_page=500", `invalid per_page "500": want a number from 1 to 100`},
+		{"kind=video", `invalid kind "video": want incident, playbook or all`},
+		{"lang=fr", `invalid lang "fr": want en or ko`},
+		{"q=" + strings.Repeat("x", MaxQuery+1), "query is 501 bytes, at most 500"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			q, _ := url.ParseQuery(tt.q)
+			_, err := Parse(q, tax, orgs, paging)
+			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want ErrInvalid saying %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseFocus(t *testing.T) {
+	tax, _ := fixture(t)
+	for in, want := range map[string]string{"": "", "component:gpu-driver": "component:gpu-driver"} {
+		if got, err := ParseFocus(in, tax); err != nil || got != want {
+			t.Errorf("ParseFocus(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"gpu-driver", "colour:red", "component:gpu-drivr", "case:IL-9001"} {
+		if _, err := ParseFocus(bad, tax); !errors.Is(err, ErrInvalid) {
+			t.Errorf("ParseFocus(%q) = %v, want ErrInvalid", bad, err)
+		}
+	}
+}
