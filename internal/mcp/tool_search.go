@@ -4,7 +4,6 @@ import (
 	"context"
 	"html"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -95,7 +94,7 @@ func (t *tools) search(ctx context.Context, c *content.Content, _ *sdk.CallToolR
 	}
 	out := SearchOutput{Query: q, Total: res.Total, Hits: make([]SearchHit, 0, len(res.Hits)), SuggestedFilters: []TermRef{}}
 	for _, h := range res.Hits {
-		hit := SearchHit{ID: h.ID, Kind: h.Kind, Title: h.Title, Summary: h.Summary, Score: h.Score, Excerpts: excerpts(h.Fragments)}
+		hit := SearchHit{ID: h.ID, Kind: h.Kind, Title: h.Title, Summary: h.Summary, Score: h.Score, Excerpts: excerpts(h)}
 		if h.Kind == search.KindPlaybook {
 			hit.URL = "/playbooks/" + h.ID
 		} else {
@@ -112,38 +111,14 @@ func (t *tools) search(ctx context.Context, c *content.Content, _ *sdk.CallToolR
 	return out, nil
 }
 
-// excerpts turns the index's HTML fragments into plain text for a model:
-// <mark> becomes bold, entities are decoded. Title and summary come first,
-// then body sections in a stable order.
-func excerpts(frags map[string][]string) []string {
-	keys := make([]string, 0, len(frags))
-	for k := range frags {
-		keys = append(keys, k)
-	}
-	rank := func(k string) int {
-		switch k {
-		case "title":
-			return 0
-		case "summary":
-			return 1
-		}
-		return 2
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if rank(keys[i]) != rank(keys[j]) {
-			return rank(keys[i]) < rank(keys[j])
-		}
-		return keys[i] < keys[j]
-	})
+// excerpts turns a hit's first excerpts (in the order every door shows
+// them) into plain text for a model: <mark> becomes bold, entities are
+// decoded.
+func excerpts(h search.Hit) []string {
 	var out []string
-	for _, k := range keys {
-		for _, f := range frags[k] {
-			if len(out) == maxExcerpts {
-				return out
-			}
-			f = strings.NewReplacer("<mark>", "**", "</mark>", "**").Replace(f)
-			out = append(out, html.UnescapeString(f))
-		}
+	for _, e := range h.Excerpts(maxExcerpts) {
+		f := strings.NewReplacer("<mark>", "**", "</mark>", "**").Replace(e.HTML)
+		out = append(out, html.UnescapeString(f))
 	}
 	return out
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -240,38 +239,11 @@ func searchHelp(tax *library.Taxonomy, st listState, res *search.Result) *templa
 	return h
 }
 
-// fragments orders a hit's highlighted excerpts: body sections first, then
-// summary, title and the rest, at most three.
+// fragments are a hit's first three excerpts, in the one order.
 func fragments(h search.Hit) []templates.Fragment {
-	keys := make([]string, 0, len(h.Fragments))
-	for k := range h.Fragments {
-		keys = append(keys, k)
-	}
-	rank := func(k string) int {
-		switch {
-		case strings.HasPrefix(k, "#"):
-			return 0
-		case k == "signals":
-			return 1
-		case k == "summary":
-			return 2
-		}
-		return 3
-	}
-	sort.SliceStable(keys, func(i, j int) bool {
-		if rank(keys[i]) != rank(keys[j]) {
-			return rank(keys[i]) < rank(keys[j])
-		}
-		return keys[i] < keys[j]
-	})
 	var out []templates.Fragment
-	for _, k := range keys {
-		for _, f := range h.Fragments[k] {
-			if len(out) == 3 {
-				return out
-			}
-			out = append(out, templates.Fragment{Field: strings.TrimPrefix(k, "#"), HTML: f})
-		}
+	for _, e := range h.Excerpts(3) {
+		out = append(out, templates.Fragment{Field: e.Field, HTML: e.HTML})
 	}
 	return out
 }
