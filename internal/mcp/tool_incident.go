@@ -31,6 +31,9 @@ type IncidentOutput struct {
 type Similar struct {
 	Ref
 	SharedTerms int `json:"shared_terms"`
+	// Shared names the shared terms as facet:id, the most specific (the
+	// rarest in the library) first.
+	Shared []string `json:"shared" jsonschema:"shared taxonomy terms as facet:id, rarest first"`
 }
 
 const maxSimilar = 5
@@ -71,12 +74,16 @@ func (t *tools) incident(ctx context.Context, c *content.Content, _ *sdk.CallToo
 			out.LinkedPlaybooks = append(out.LinkedPlaybooks, Ref{ID: pb.ID, Title: pb.Title, URL: "/playbooks/" + pb.ID})
 		}
 	}
-	sims, shared, err := c.Store.Similar(ctx, id, maxSimilar)
+	sims, err := c.Store.Similar(ctx, id, maxSimilar)
 	if err != nil {
 		return IncidentOutput{}, err
 	}
-	for i, s := range sims {
-		out.Similar = append(out.Similar, Similar{Ref: Ref{ID: s.ID, Title: s.Title, Date: s.Date, URL: "/incidents/" + s.ID}, SharedTerms: shared[i]})
+	for _, s := range sims {
+		sim := Similar{Ref: Ref{ID: s.ID, Title: s.Title, Date: s.Date, URL: "/incidents/" + s.ID}, SharedTerms: len(s.Shared), Shared: []string{}}
+		for _, sh := range s.Shared {
+			sim.Shared = append(sim.Shared, string(sh.Facet)+":"+sh.ID)
+		}
+		out.Similar = append(out.Similar, sim)
 	}
 	return out, nil
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"sort"
 	"strings"
 
 	"casebook/internal/library"
@@ -420,31 +422,109 @@ func (s *Store) IncidentsForPlaybook(ctx context.Context, id string, limit int) 
 	return s.summaries(ctx, ids)
 }
 
-// Similar ranks other incidents by the number of taxonomy terms they share
-// with id (cause categories excluded: they double-count causes).
-func (s *Store) Similar(ctx context.Context, id string, limit int) ([]IncidentSummary, []int, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT o.incident_id, COUNT(*) AS shared FROM incident_terms me
-		JOIN incident_terms o ON o.facet = me.facet AND o.term_id = me.term_id AND o.incident_id != me.incident_id
-		JOIN incidents i ON i.id = o.incident_id
-		WHERE me.incident_id = ? AND me.facet != 'cause_category'
-		GROUP BY o.incident_id ORDER BY shared DESC, MIN(i.position) LIMIT ?`, id, limit)
-	if err != nil {
-		return nil, nil, fmt.Errorf("store: similar %q: %w", id, err)
+// SharedTerm is a taxonomy term two incidents have in common.
+type SharedTerm struct {
+	Facet library.Facet `json:"facet"`
+	ID    string        `json:"id"`
+}
+
+// Similar is an incident like another, with what they share (rarest term
+// first) and the weight of that overlap.
+type Similar struct {
+	IncidentSummary
+	Shared []SharedTerm `json:"shared"`
+	Score  float64      `json:"score"`
+}
+
+// Similar ranks other incidents by the specific terms they share with id:
+// each shared term counts by how rare it is in the library (its inverse
+// document frequency, ln(N/df)), so two node auto-repair loops find each
+// other before two incidents that merely both say "kubernetes". Cause
+// categories are left out: they double-count causes. Ties go to the newer
+// incident.
+func (s *Store) Similar(ctx context.Context, id string, limit int) ([]Similar, error) {
+	var total int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM incidents`).Scan(&total); err != nil {
+		return nil, fmt.Errorf("store: similar %q: %w", id, err)
 	}
-	var ids []string
-	var shared []int
+	// One row per (other incident, shared term) with the term's document
+	// frequency; the weights are summed here rather than in SQL, which has
+	// no logarithm in every build.
+	rows, err := s.db.QueryContext(ctx, `WITH mine AS (
+			SELECT facet, term_id FROM incident_terms WHERE incident_id = ? AND facet != 'cause_category'),
+		df AS (
+			SELECT it.facet, it.term_id, COUNT(*) AS n FROM incident_terms it JOIN mine m ON m.facet = it.facet AND m.term_id = it.term_id
+			GROUP BY it.facet, it.term_id)
+		SELECT o.incident_id, o.facet, o.term_id, df.n, i.position FROM incident_terms o
+		JOIN df ON df.facet = o.facet AND df.term_id = o.term_id
+		JOIN incidents i ON i.id = o.incident_id
+		WHERE o.incident_id != ?`, id, id)
+	if err != nil {
+		return nil, fmt.Errorf("store: similar %q: %w", id, err)
+	}
+	type acc struct {
+		score    float64
+		position int
+		shared   []SharedTerm
+		weights  []float64
+	}
+	byID := map[string]*acc{}
 	for rows.Next() {
-		var oid string
-		var n int
-		if err := rows.Scan(&oid, &n); err != nil {
+		var oid, facet, term string
+		var n, pos int
+		if err := rows.Scan(&oid, &facet, &term, &n, &pos); err != nil {
 			rows.Close()
-			return nil, nil, err
+			return nil, err
 		}
-		ids, shared = append(ids, oid), append(shared, n)
+		a := byID[oid]
+		if a == nil {
+			a = &acc{position: pos}
+			byID[oid] = a
+		}
+		w := math.Log(float64(total) / float64(n))
+		a.score += w
+		a.shared = append(a.shared, SharedTerm{Facet: library.Facet(facet), ID: term})
+		a.weights = append(a.weights, w)
 	}
 	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(byID))
+	for oid, a := range byID {
+		if a.score > 0 {
+			ids = append(ids, oid)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool {
+		a, b := byID[ids[i]], byID[ids[j]]
+		if a.score != b.score {
+			return a.score > b.score
+		}
+		return a.position < b.position
+	})
+	if len(ids) > limit {
+		ids = ids[:limit]
+	}
 	sums, err := s.summaries(ctx, ids)
-	return sums, shared, err
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Similar, 0, len(sums))
+	for _, sum := range sums {
+		a := byID[sum.ID]
+		order := make([]int, len(a.shared))
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(i, j int) bool { return a.weights[order[i]] > a.weights[order[j]] })
+		shared := make([]SharedTerm, len(order))
+		for i, k := range order {
+			shared[i] = a.shared[k]
+		}
+		out = append(out, Similar{IncidentSummary: sum, Shared: shared, Score: a.score})
+	}
+	return out, nil
 }
 
 // TermLink is an incident-to-term edge, the raw material of the graph.

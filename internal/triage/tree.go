@@ -172,3 +172,19 @@ func (c *Catalog) index() {
 		}
 	}
 }
+
+// PlaybookRoutes lists the home outcome of every route that ends in the
+// playbook, in catalogue order: the sections of a playbook that the wizard
+// and the paste classifier send people to.
+func (c *Catalog) PlaybookRoutes(playbook string) []*Outcome {
+	var out []*Outcome
+	for _, t := range c.Trees {
+		for _, n := range t.Nodes {
+			if n.Outcome == nil || n.Outcome.Playbook != playbook || c.routes[n.Outcome.Route] != n {
+				continue
+			}
+			out = append(out, n.Outcome)
+		}
+	}
+	return out
+}

@@ -63,7 +63,8 @@ func TestAPIIncidentFilters(t *testing.T) {
 			want := w.expect(all, strings.ReplaceAll(tt.query, "Amazon+EKS+users+(awslabs/amazon-eks-ami)", "amazon-eks-users-awslabs-amazon-eks-ami"))
 			var l apiList
 			getJSON(t, h, "/api/incidents?per_page=100&"+tt.query, http.StatusOK, &l)
-			if d := cmp.Diff(want, ids(l.Items)); d != "" {
+			// The first page; Total counts them all.
+			if d := cmp.Diff(want[:min(100, len(want))], ids(l.Items)); d != "" {
 				t.Errorf("items (-want +got):\n%s", d)
 			}
 			if l.Total != len(want) {

@@ -50,12 +50,17 @@ func (s *Server) handleIncident(w http.ResponseWriter, r *http.Request) error {
 		}
 		p.Playbooks = append(p.Playbooks, templates.Link{Label: title, Href: "/playbooks/" + pb})
 	}
-	similar, shared, err := c.Store.Similar(ctx, id, 6)
+	similar, err := c.Store.Similar(ctx, id, 6)
 	if err != nil {
 		return err
 	}
-	for i, sim := range similar {
-		p.Similar = append(p.Similar, templates.Link{Label: sim.ID + " " + sim.Title, Href: "/incidents/" + sim.ID, Count: shared[i]})
+	for _, sim := range similar {
+		sv := templates.SimilarLink{Link: templates.Link{Label: sim.ID + " " + sim.Title, Href: "/incidents/" + sim.ID}}
+		// The three most specific shared terms say why it is similar.
+		for _, sh := range sim.Shared[:min(3, len(sim.Shared))] {
+			sv.Shared = append(sv.Shared, c.Taxonomy.Label(sh.Facet, sh.ID))
+		}
+		p.Similar = append(p.Similar, sv)
 	}
 	return render(ctx, w, http.StatusOK, templates.IncidentView(p))
 }

@@ -65,12 +65,34 @@ func (s *Server) handlePlaybook(w http.ResponseWriter, r *http.Request) error {
 	if len(pb.Symptoms) > 0 {
 		p.TriageHref = "/triage?" + url.Values{"symptom": {pb.Symptoms[0]}, "playbook": {pb.ID}}.Encode()
 	}
+	// Cases: for each section a triage route ends in, the incidents that
+	// show that route. Other incidents linking the playbook follow.
+	cased := map[string]bool{}
+	if c.Triage != nil {
+		for _, o := range c.Triage.PlaybookRoutes(id) {
+			ins, err := c.Store.IncidentsForRoute(ctx, o.Route, 50)
+			if err != nil {
+				return err
+			}
+			cg := templates.CaseGroup{Route: o.Route, Href: "#" + o.Section, Title: pb.HeadingTitle(o.Section)}
+			if cg.Title == "" {
+				cg.Title = o.Section
+			}
+			for _, in := range ins {
+				cg.Incidents = append(cg.Incidents, templates.Link{Label: in.ID + " " + in.Title, Href: "/incidents/" + in.ID})
+				cased[in.ID] = true
+			}
+			p.Cases = append(p.Cases, cg)
+		}
+	}
 	ins, err := c.Store.IncidentsForPlaybook(ctx, id, 25)
 	if err != nil {
 		return err
 	}
 	for _, in := range ins {
-		p.Incidents = append(p.Incidents, templates.Link{Label: in.ID + " " + in.Title, Href: "/incidents/" + in.ID})
+		if !cased[in.ID] {
+			p.Incidents = append(p.Incidents, templates.Link{Label: in.ID + " " + in.Title, Href: "/incidents/" + in.ID})
+		}
 	}
 	return render(ctx, w, http.StatusOK, templates.PlaybookView(p))
 }

@@ -141,7 +141,9 @@ func (s *Server) walkPage(r *http.Request, c *content.Content, cat *triage.Catal
 			ov.SectionTitle = t
 		}
 	}
-	ins, err := c.Store.IncidentsForPlaybook(ctx, o.Playbook, 8)
+	// The cases of this route, not every incident that links the
+	// playbook: the outcome answers "who else hit exactly this?".
+	ins, err := c.Store.IncidentsForRoute(ctx, o.Route, 8)
 	if err != nil {
 		return p, err
 	}
@@ -192,8 +194,16 @@ func (s *Server) handleTriagePaste(w http.ResponseWriter, r *http.Request) error
 		pv.Related = append(pv.Related, templates.Link{Label: rel.Title, Href: rel.URL, Kind: rel.Kind})
 	}
 	for _, rt := range res.Routes {
-		pv.Routes = append(pv.Routes, templates.RouteView{Route: rt.Route, Playbook: rt.Playbook, Href: "/playbooks/" + rt.Playbook + "#" + rt.Section,
-			Confidence: int(rt.Confidence*100 + 0.5), Evidence: evidenceLines(rt.Evidence)})
+		rv := templates.RouteView{Route: rt.Route, Playbook: rt.Playbook, Href: "/playbooks/" + rt.Playbook + "#" + rt.Section,
+			Confidence: int(rt.Confidence*100 + 0.5), Evidence: evidenceLines(rt.Evidence)}
+		ins, err := c.Store.IncidentsForRoute(r.Context(), rt.Route, 5)
+		if err != nil {
+			return err
+		}
+		for _, in := range ins {
+			rv.Incidents = append(rv.Incidents, templates.Link{Label: in.ID + " " + in.Title, Href: "/incidents/" + in.ID})
+		}
+		pv.Routes = append(pv.Routes, rv)
 	}
 	if len(res.Routes) > 0 {
 		if st, ok := furthestWalk(cat, res.Answers); ok {

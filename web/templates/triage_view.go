@@ -46,6 +46,7 @@ type RouteView struct {
 	Confidence  int // percent
 	Evidence    []EvidenceLine
 	ContinueURL string
+	Incidents   []Link // the incidents that show this route
 }
 
 // EvidenceLine is a matched line of a paste or a fact read from a cluster.

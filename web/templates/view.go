@@ -184,7 +184,7 @@ type IncidentPage struct {
 	Sections                                        []DocSection
 	Sources                                         []SourceLink
 	Playbooks                                       []Link
-	Similar                                         []Link // Count = shared terms
+	Similar                                         []SimilarLink
 	Checks                                          []Link
 	SourcePath                                      string
 }
@@ -203,8 +203,16 @@ type PlaybookPage struct {
 	Signals            []string
 	TOC                []TOCEntry
 	Sections           []DocSection
-	Incidents          []Link
+	Cases              []CaseGroup // by the route that ends in each section
+	Incidents          []Link      // other incidents that link the playbook
 	TriageHref         string
+}
+
+// CaseGroup is a playbook section a triage route ends in, with the
+// incidents that show the route.
+type CaseGroup struct {
+	Route, Title, Href string
+	Incidents          []Link
 }
 
 // TOCEntry is a heading in a table of contents.
@@ -264,4 +272,10 @@ type GraphPage struct {
 	ClearHref string
 	Focus     string
 	Graph     GraphView
+}
+
+// SimilarLink is a similar incident with the most specific terms it shares.
+type SimilarLink struct {
+	Link
+	Shared []string // term labels, rarest first
 }
