@@ -23,7 +23,7 @@ func Lint(fsys fs.FS) ([]library.Problem, error) {
 func extraProblems(fsys fs.FS, lib *library.Library) []library.Problem {
 	cat, problems := loadTriage(fsys, lib)
 	if lib != nil {
-		problems = append(problems, lib.RouteProblems(fsys, func(r string) bool { _, ok := cat.Route(r); return ok })...)
+		problems = append(problems, lib.RouteProblems(func(r string) bool { _, ok := cat.Route(r); return ok })...)
 	}
 	return append(problems, gaps.Lint(fsys, lib)...)
 }

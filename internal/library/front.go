@@ -18,8 +18,13 @@ var (
 	datePattern     = regexp.MustCompile(`^(\d{4})-(\d{2})(?:-(\d{2}))?$`)
 )
 
-// IsIncidentID reports whether s is a well-formed incident id.
-func IsIncidentID(s string) bool { return incidentPattern.MatchString(s) }
+// anyIncidentPattern is the id of an incident of any layer: the public
+// IL-0042 or a team's ACME-0042.
+var anyIncidentPattern = regexp.MustCompile(`^[A-Z][A-Z0-9]{1,9}-(\d{4}|[1-9]\d{4,5})$`)
+
+// IsIncidentID reports whether s is a well-formed incident id of any layer
+// (IL-0042, ACME-0007).
+func IsIncidentID(s string) bool { return anyIncidentPattern.MatchString(s) }
 
 // front reads the fields of a front-matter mapping and records problems with
 // the file line of each field. Decoding is field by field so one bad field
@@ -78,6 +83,9 @@ func (f *front) str(name string, required bool) string {
 		return ""
 	}
 	v := strings.TrimSpace(n.Value)
+	if isTodo(v) {
+		return v // todoProblems reports it
+	}
 	if v == "" && required {
 		f.addf(n.Line, "field %q is empty", name)
 	}
@@ -124,6 +132,9 @@ func (f *front) terms(name string, facet Facet, tax *Taxonomy, required bool) []
 		line := n.Line
 		if n.Kind == yaml.SequenceNode && i < len(n.Content) {
 			line = n.Content[i].Line
+		}
+		if isTodo(v) {
+			continue // todoProblems reports it
 		}
 		if _, ok := tax.Term(facet, v); !ok {
 			f.addf(line, "unknown %s %q in %s%s", facet.Label(), v, name, didYouMean(v, tax.IDs(facet)))

@@ -40,7 +40,7 @@ func FuzzParseDocument(f *testing.F) {
 				}
 			}
 		}
-		_, ps := parseIncident("incidents/IL-0001-x.md", data, tax)
+		_, ps := parseIncident("incidents/IL-0001-x.md", data, tax, PublicInfo)
 		check(ps)
 		_, ps = parsePlaybook("playbooks/x.md", data, tax)
 		check(ps)

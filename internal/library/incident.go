@@ -2,7 +2,6 @@ package library
 
 import (
 	"fmt"
-	"io/fs"
 	"net/url"
 	"path"
 	"regexp"
@@ -74,6 +73,9 @@ type Incident struct {
 	// Ko is the Korean body, from IL-NNNN-slug.ko.md beside the file,
 	// when one exists.
 	Ko *IncidentKo `json:"ko,omitempty"`
+	// Provenance says which layer the incident comes from and where its
+	// file is edited.
+	Provenance
 }
 
 // IncidentKo is the Korean body of an incident: the same sections, in the
@@ -130,7 +132,7 @@ func (in *Incident) Section(title string) *Section {
 // parseIncident validates one incident file. It returns nil when the file has
 // a problem that makes it unusable; lesser problems are reported but the
 // incident still loads.
-func parseIncident(p string, src []byte, tax *Taxonomy) (*Incident, []Problem) {
+func parseIncident(p string, src []byte, tax *Taxonomy, layer LayerInfo) (*Incident, []Problem) {
 	doc, prob := parseDocument(p, src)
 	if prob != nil {
 		return nil, []Problem{*prob}
@@ -141,8 +143,13 @@ func parseIncident(p string, src []byte, tax *Taxonomy) (*Incident, []Problem) {
 	// The file name decides the id: a copy that kept another incident's id
 	// is left out rather than replacing that incident.
 	nameOK := true
-	if in.ID != "" && !incidentPattern.MatchString(in.ID) {
-		f.addf(f.line("id")-f.offset, "id %q must look like IL-0042", in.ID)
+	idPat := layer.IncidentPattern()
+	if in.ID != "" && !idPat.MatchString(in.ID) {
+		if layer.Public() {
+			f.addf(f.line("id")-f.offset, "id %q must look like IL-0042", in.ID)
+		} else {
+			f.addf(f.line("id")-f.offset, "id %q must look like %s: incidents of layer %s use its prefix %s (layer.yaml)", in.ID, layer.IncidentID(42), layer.Name, layer.Prefix)
+		}
 	} else if base := path.Base(p); in.ID != "" && !strings.HasPrefix(base, in.ID+"-") && base != in.ID+".md" {
 		f.addf(f.line("id")-f.offset, "id %s does not match the file name %s (want %s-slug.md)", in.ID, base, in.ID)
 		nameOK = false
@@ -186,7 +193,8 @@ func parseIncident(p string, src []byte, tax *Taxonomy) (*Incident, []Problem) {
 	in.Sections = doc.sections
 	problems := f.problems
 	problems = append(problems, requireSections(p, doc.sections, IncidentSections, lastLine(src))...)
-	if in.ID == "" || !incidentPattern.MatchString(in.ID) || !nameOK || in.Title == "" {
+	problems = append(problems, todoProblems(p, src, doc)...)
+	if in.ID == "" || !idPat.MatchString(in.ID) || !nameOK || in.Title == "" {
 		return nil, problems
 	}
 	return in, problems
@@ -219,6 +227,8 @@ func parseSources(f *front) []Source {
 		}
 		u, err := url.Parse(s.URL)
 		switch {
+		case isTodo(s.URL):
+			continue // todoProblems reports it
 		case s.URL == "":
 			f.addf(item.Line, "source has no url")
 			continue
@@ -326,16 +336,20 @@ func contains(list []string, s string) bool {
 func (in *Incident) String() string { return fmt.Sprintf("%s %s", in.ID, in.Title) }
 
 // RouteProblems reports routes of incidents that the triage catalogue does
-// not know; known answers whether a route id exists. fsys is read again
-// only to place each problem on its line.
-func (l *Library) RouteProblems(fsys fs.FS, known func(string) bool) []Problem {
+// not know; known answers whether a route id exists. Each incident's file is
+// read again only to place the problem on its line.
+func (l *Library) RouteProblems(known func(string) bool) []Problem {
 	var out []Problem
 	for _, in := range l.Incidents {
 		for _, r := range in.Routes {
 			if known(r) {
 				continue
 			}
-			out = append(out, Problem{Path: in.Path, Line: itemLine(readOrNil(fsys, in.Path), "routes", r),
+			var src []byte
+			if ly, ok := l.layers[in.Layer]; ok {
+				src = readOrNil(ly.FS, in.Path)
+			}
+			out = append(out, Problem{Path: l.Show(in.Layer, in.Path), Line: itemLine(src, "routes", r), Layer: in.Layer,
 				Msg: fmt.Sprintf("route %q is not a route of the triage trees (see library/triage/*.yaml outcomes)", r)})
 		}
 	}

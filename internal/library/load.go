@@ -11,14 +11,20 @@ import (
 )
 
 // Library is the validated content: what survives validation. Files with
-// fatal problems are left out; their problems are reported beside.
+// fatal problems are left out; their problems are reported beside. A library
+// stacked from several layers holds the entries of all of them (see Stack).
 type Library struct {
 	Taxonomy  *Taxonomy
 	Incidents []*Incident // newest first
 	Playbooks []*Playbook // by id
 	Hash      string      // content hash of every file in the library
-	incByID   map[string]*Incident
-	pbByID    map[string]*Playbook
+	// Layers are the layers the entries come from, bottom (public) first.
+	Layers  []LayerInfo
+	incByID map[string]*Incident
+	pbByID  map[string]*Playbook
+	// layers finds a layer by name, to read its files again for the line
+	// of a problem found after loading (nil for a decoded snapshot).
+	layers map[string]Layer
 }
 
 // Incident looks up an incident by id.
@@ -43,20 +49,17 @@ var ErrNothingValid = errors.New("library: no valid content")
 // taxonomy.yaml). It returns the valid content together with every problem
 // found; the error is non-nil only when no usable library is left.
 func Load(fsys fs.FS) (*Library, []Problem, error) {
-	hash, err := Hash(fsys)
-	if err != nil {
-		return nil, nil, err
-	}
-	taxSrc, err := fs.ReadFile(fsys, "taxonomy.yaml")
-	if err != nil {
-		return nil, nil, fmt.Errorf("library: read taxonomy.yaml: %w", err)
-	}
-	tax, problems, err := ParseTaxonomy("taxonomy.yaml", taxSrc)
-	if err != nil {
-		return nil, problems, fmt.Errorf("library: %w", err)
-	}
-	lib := &Library{Taxonomy: tax, Hash: hash, incByID: map[string]*Incident{}, pbByID: map[string]*Playbook{}}
+	return NewStack(Layer{FS: fsys}).Load()
+}
 
+// loadEntries parses the playbooks and incidents of one layer against tax
+// (the taxonomy of the layers up to this one) and pairs their Korean
+// twins. Links to playbooks are resolved later, across layers. Problems
+// are relative to the layer's root.
+func loadEntries(l Layer, info LayerInfo, tax *Taxonomy) (*Library, []Problem) {
+	fsys := l.FS
+	lib := &Library{Taxonomy: tax, incByID: map[string]*Incident{}, pbByID: map[string]*Playbook{}}
+	var problems []Problem
 	pbFiles, _ := fs.Glob(fsys, "playbooks/*.md")
 	pbFiles, pbKo := splitKorean(pbFiles)
 	parsePB := func(p string, src []byte) (*Playbook, []Problem) { return parsePlaybook(p, src, tax) }
@@ -71,7 +74,7 @@ func Load(fsys fs.FS) (*Library, []Problem, error) {
 			continue
 		}
 		if prev := lib.pbByID[pb.ID]; prev != nil {
-			problems = append(problems, Problem{Path: p, Line: 2, Msg: fmt.Sprintf("duplicate playbook id %q (also in %s)", pb.ID, prev.Path)})
+			problems = append(problems, Problem{Path: p, Line: 2, Msg: fmt.Sprintf("duplicate playbook id %q (also in %s)", pb.ID, l.show(prev.Path))})
 			continue
 		}
 		lib.pbByID[pb.ID] = pb
@@ -82,7 +85,7 @@ func Load(fsys fs.FS) (*Library, []Problem, error) {
 
 	incFiles, _ := fs.Glob(fsys, "incidents/*.md")
 	incFiles, incKo := splitKorean(incFiles)
-	parseIn := func(p string, src []byte) (*Incident, []Problem) { return parseIncident(p, src, tax) }
+	parseIn := func(p string, src []byte) (*Incident, []Problem) { return parseIncident(p, src, tax, info) }
 	for _, r := range parseFiles(fsys, incFiles, parseIn) {
 		p, in := r.path, r.v
 		if r.err != nil {
@@ -94,29 +97,36 @@ func Load(fsys fs.FS) (*Library, []Problem, error) {
 			continue
 		}
 		if prev := lib.incByID[in.ID]; prev != nil {
-			problems = append(problems, Problem{Path: p, Line: idLine(readOrNil(fsys, p)), Msg: fmt.Sprintf("duplicate incident id %s (also in %s)", in.ID, prev.Path)})
+			problems = append(problems, Problem{Path: p, Line: idLine(readOrNil(fsys, p)), Msg: fmt.Sprintf("duplicate incident id %s (also in %s)", in.ID, l.show(prev.Path))})
 			continue
 		}
-		var known []string
-		for _, id := range in.Playbooks {
-			if lib.pbByID[id] == nil {
-				problems = append(problems, Problem{Path: p, Line: fieldLine(readOrNil(fsys, p), "playbooks"),
-					Msg: fmt.Sprintf("links to playbook %q, which does not exist%s", id, didYouMean(id, sortedKeys(lib.pbByID)))})
-				continue
-			}
-			known = append(known, id)
-		}
-		in.Playbooks = known
 		lib.incByID[in.ID] = in
 		lib.Incidents = append(lib.Incidents, in)
 	}
 	problems = append(problems, lib.attachIncidentKo(parseFiles(fsys, incKo, parseIncidentKo))...)
-	SortNewestFirst(lib.Incidents)
-	SortProblems(problems)
-	if len(lib.Incidents) == 0 && len(lib.Playbooks) == 0 {
-		return lib, problems, ErrNothingValid
+
+	files := make([]string, 0, len(lib.Incidents)+len(lib.Playbooks))
+	for _, in := range lib.Incidents {
+		files = append(files, in.Path)
 	}
-	return lib, problems, nil
+	for _, pb := range lib.Playbooks {
+		files = append(files, pb.Path)
+	}
+	times := history(l, files)
+	for _, in := range lib.Incidents {
+		in.Provenance = provenance(info, in.Path, times)
+	}
+	for _, pb := range lib.Playbooks {
+		pb.Provenance = provenance(info, pb.Path, times)
+	}
+	return lib, problems
+}
+
+func provenance(info LayerInfo, p string, times map[string]Provenance) Provenance {
+	pv := times[p]
+	pv.Layer = info.Name
+	pv.EditURL = info.Edit(p)
+	return pv
 }
 
 // SortNewestFirst orders incidents by date descending, then id.

@@ -74,6 +74,9 @@ func TestLoadGoodLibrary(t *testing.T) {
 		TitleKo:   "테스트 사례 제목",
 		SummaryKo: "테스트용으로 만든 가상의 사례입니다.",
 		Kind:      KindIncident,
+		// A library on its own is the public layer; the fixture's files
+		// have no modification time, so nothing says when they changed.
+		Provenance: Provenance{Layer: PublicLayer},
 	}
 	if diff := cmp.Diff(want, in, cmpopts.IgnoreFields(Incident{}, "Sections", "Ko")); diff != "" {
 		t.Errorf("IL-9001 (-want +got):\n%s", diff)

@@ -15,6 +15,18 @@ type Playbook struct {
 	// Ko is the Korean playbook from <id>.ko.md, when one exists; its
 	// anchors are the same as the English ones.
 	Ko *PlaybookKo `json:"ko,omitempty"`
+	// Provenance says which layer the playbook comes from and where its
+	// file is edited.
+	Provenance
+	// Overrides names the playbook of a lower layer with the same id that
+	// this one replaces (a team's own version of a public playbook).
+	Overrides *Override `json:"overrides,omitempty"`
+}
+
+// Override names the playbook a later layer's playbook replaces.
+type Override struct {
+	Layer string `json:"layer"`
+	Path  string `json:"path"`
 }
 
 // PlaybookSections are the required body sections, in order.
@@ -73,6 +85,7 @@ func parsePlaybook(p string, src []byte, tax *Taxonomy) (*Playbook, []Problem) {
 	pb.Signals = f.list("signals", false)
 	pb.Sections = doc.sections
 	problems := append(f.problems, requireSections(p, doc.sections, PlaybookSections, lastLine(src))...)
+	problems = append(problems, todoProblems(p, src, doc)...)
 	if pb.ID == "" || !idPattern.MatchString(pb.ID) || !nameOK || pb.Title == "" {
 		return nil, problems
 	}

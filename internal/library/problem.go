@@ -12,6 +12,12 @@ type Problem struct {
 	Path string // slash-separated, relative to the library root
 	Line int    // 1-based; 0 when the problem concerns the whole file
 	Msg  string
+	// Layer is the name of the layer the file belongs to ("" when the
+	// library is a single folder).
+	Layer string
+	// Todo marks a place a draft left for a person to fill in, as opposed
+	// to a mistake.
+	Todo bool
 }
 
 func (p Problem) String() string {

@@ -15,7 +15,7 @@ import (
 // missing ones empty, so a snapshot written by a build with other types is
 // refused (and the library parsed) rather than decoded into the wrong
 // shape.
-var snapshotVersion = typeFingerprint(reflect.TypeFor[Incident](), reflect.TypeFor[Playbook]())
+var snapshotVersion = typeFingerprint(reflect.TypeFor[Incident](), reflect.TypeFor[Playbook](), reflect.TypeFor[LayerInfo]())
 
 func typeFingerprint(types ...reflect.Type) string {
 	var b strings.Builder
@@ -57,6 +57,7 @@ type snapshotHeader struct {
 	Hash      string
 	Incidents int
 	Playbooks int
+	Layers    []LayerInfo
 }
 
 // WriteSnapshot writes lib's incidents and playbooks, parsed and rendered,
@@ -66,7 +67,7 @@ type snapshotHeader struct {
 // from taxonomy.yaml anyway.
 func WriteSnapshot(w io.Writer, lib *Library) error {
 	enc := gob.NewEncoder(w)
-	err := enc.Encode(snapshotHeader{Version: snapshotVersion, Hash: lib.Hash, Incidents: len(lib.Incidents), Playbooks: len(lib.Playbooks)})
+	err := enc.Encode(snapshotHeader{Version: snapshotVersion, Hash: lib.Hash, Incidents: len(lib.Incidents), Playbooks: len(lib.Playbooks), Layers: lib.Layers})
 	for _, in := range lib.Incidents {
 		if err != nil {
 			break
@@ -97,7 +98,7 @@ func ReadSnapshot(r io.Reader, tax *Taxonomy, hash string) (*Library, error) {
 	if h.Version != snapshotVersion || h.Hash != hash {
 		return nil, fmt.Errorf("library: snapshot is version %s of %.12s, want version %s of %.12s", h.Version, h.Hash, snapshotVersion, hash)
 	}
-	lib := &Library{Taxonomy: tax, Hash: hash, Incidents: make([]*Incident, 0, h.Incidents), Playbooks: make([]*Playbook, 0, h.Playbooks),
+	lib := &Library{Taxonomy: tax, Hash: hash, Layers: h.Layers, Incidents: make([]*Incident, 0, h.Incidents), Playbooks: make([]*Playbook, 0, h.Playbooks),
 		incByID: make(map[string]*Incident, h.Incidents), pbByID: make(map[string]*Playbook, h.Playbooks)}
 	for range h.Incidents {
 		in := &Incident{}

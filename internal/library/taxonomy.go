@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -85,7 +86,12 @@ type Term struct {
 	Description string   `json:"description"`
 	Parent      string   `json:"parent,omitempty"`
 	Category    string   `json:"category,omitempty"` // causes only
-	Line        int      `json:"-"`
+	// Layer is the layer that defined the term (a later layer may add
+	// aliases to it, never redefine it).
+	Layer string `json:"layer,omitempty"`
+	Line  int    `json:"-"`
+	// Path is the taxonomy file that defined the term, as problems name it.
+	Path string `json:"-"`
 }
 
 // Taxonomy is the controlled vocabulary. Terms keep the order of the file.
@@ -141,6 +147,36 @@ type rawTerm struct {
 // because nothing else can be validated without it, and as the one problem
 // so lint prints it as path:line.
 func ParseTaxonomy(path string, data []byte) (*Taxonomy, []Problem, error) {
+	return parseTaxonomy(nil, path, "", data)
+}
+
+// ExtendTaxonomy parses a later layer's taxonomy.yaml on top of base: it
+// may add terms to any facet and aliases to base terms, and may not
+// redefine a base term (a problem naming both files). base is not changed.
+func ExtendTaxonomy(base *Taxonomy, path, layer string, data []byte) (*Taxonomy, []Problem, error) {
+	return parseTaxonomy(base, path, layer, data)
+}
+
+// clone copies the taxonomy's lists and maps; terms are shared until one
+// is changed (copy on write).
+func (t *Taxonomy) clone() *Taxonomy {
+	c := &Taxonomy{terms: map[Facet][]*Term{}, byID: map[Facet]map[string]*Term{}}
+	for f, ts := range t.terms {
+		c.terms[f] = append([]*Term(nil), ts...)
+	}
+	for f, m := range t.byID {
+		c.byID[f] = make(map[string]*Term, len(m))
+		for k, v := range m {
+			c.byID[f][k] = v
+		}
+	}
+	return c
+}
+
+// termKeys are the fields a later layer may give a base term.
+var termKeys = map[string]bool{"id": true, "aliases": true}
+
+func parseTaxonomy(base *Taxonomy, path, layer string, data []byte) (*Taxonomy, []Problem, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		p := yamlProblem(path, err, 0, "malformed YAML: ")
@@ -152,6 +188,9 @@ func ParseTaxonomy(path string, data []byte) (*Taxonomy, []Problem, error) {
 	}
 	root := doc.Content[0]
 	t := &Taxonomy{terms: map[Facet][]*Term{}, byID: map[Facet]map[string]*Term{}}
+	if base != nil {
+		t = base.clone()
+	}
 	var problems []Problem
 	add := func(line int, format string, args ...any) {
 		problems = append(problems, Problem{Path: path, Line: line, Msg: fmt.Sprintf(format, args...)})
@@ -160,6 +199,7 @@ func ParseTaxonomy(path string, data []byte) (*Taxonomy, []Problem, error) {
 	for f, k := range yamlKey {
 		known[k] = f
 	}
+	var added []*Term // the terms this file defines, for the checks below
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key, val := root.Content[i], root.Content[i+1]
 		f, ok := known[key.Value]
@@ -171,7 +211,9 @@ func ParseTaxonomy(path string, data []byte) (*Taxonomy, []Problem, error) {
 			add(val.Line, "%s must be a list of terms", key.Value)
 			continue
 		}
-		t.byID[f] = map[string]*Term{}
+		if t.byID[f] == nil {
+			t.byID[f] = map[string]*Term{}
+		}
 		for _, n := range val.Content {
 			var r rawTerm
 			if err := n.Decode(&r); err != nil {
@@ -179,13 +221,22 @@ func ParseTaxonomy(path string, data []byte) (*Taxonomy, []Problem, error) {
 				continue
 			}
 			term := &Term{Facet: f, ID: r.ID, Label: r.Label, LabelKo: r.LabelKo, Aliases: r.Aliases,
-				Description: r.Description, Parent: r.Parent, Category: r.Category, Line: n.Line}
+				Description: r.Description, Parent: r.Parent, Category: r.Category, Layer: layer, Line: n.Line, Path: path}
+			prev := t.byID[f][term.ID]
 			switch {
 			case !idPattern.MatchString(term.ID):
 				add(n.Line, "term id %q must be lower-case words joined by hyphens", term.ID)
 				continue
-			case t.byID[f][term.ID] != nil:
-				add(n.Line, "duplicate %s id %q (first on line %d)", f, term.ID, t.byID[f][term.ID].Line)
+			case prev != nil && base != nil && base.byID[f][term.ID] != nil:
+				// A base term: a layer adds aliases and nothing else.
+				if extra := redefined(n); len(extra) > 0 {
+					add(n.Line, "%s %q is defined in %s:%d; a layer may add aliases to a term, never redefine it (remove %s)",
+						f, term.ID, prev.Path, prev.Line, strings.Join(extra, ", "))
+				}
+				t.addAliases(prev, term.Aliases)
+				continue
+			case prev != nil:
+				add(n.Line, "duplicate %s id %q (first on line %d)", f, term.ID, prev.Line)
 				continue
 			case term.Label == "":
 				add(n.Line, "%s %q has no label", f, term.ID)
@@ -194,24 +245,63 @@ func ParseTaxonomy(path string, data []byte) (*Taxonomy, []Problem, error) {
 			}
 			t.terms[f] = append(t.terms[f], term)
 			t.byID[f][term.ID] = term
+			added = append(added, term)
 		}
 	}
 	for _, f := range Facets {
 		if t.byID[f] == nil {
 			t.byID[f] = map[string]*Term{}
 		}
-		for _, term := range t.terms[f] {
-			if term.Parent != "" && t.byID[f][term.Parent] == nil {
-				add(term.Line, "%s %q: parent %q is not a %s%s", f, term.ID, term.Parent, f, didYouMean(term.Parent, t.IDs(f)))
-			}
-		}
 	}
-	for _, c := range t.terms[FacetCause] {
-		if c.Category == "" {
-			add(c.Line, "cause %q has no category", c.ID)
-		} else if t.byID[FacetCauseCategory][c.Category] == nil {
-			add(c.Line, "cause %q: unknown category %q%s", c.ID, c.Category, didYouMean(c.Category, t.IDs(FacetCauseCategory)))
+	for _, term := range added {
+		f := term.Facet
+		if term.Parent != "" && t.byID[f][term.Parent] == nil {
+			add(term.Line, "%s %q: parent %q is not a %s%s", f, term.ID, term.Parent, f, didYouMean(term.Parent, t.IDs(f)))
+		}
+		if f != FacetCause {
+			continue
+		}
+		if term.Category == "" {
+			add(term.Line, "cause %q has no category", term.ID)
+		} else if t.byID[FacetCauseCategory][term.Category] == nil {
+			add(term.Line, "cause %q: unknown category %q%s", term.ID, term.Category, didYouMean(term.Category, t.IDs(FacetCauseCategory)))
 		}
 	}
 	return t, problems, nil
+}
+
+// redefined lists the fields of a term mapping beyond id and aliases.
+func redefined(n *yaml.Node) []string {
+	var out []string
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i].Value; !termKeys[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// addAliases gives a base term a later layer's aliases, on a copy so the
+// base taxonomy keeps its own.
+func (t *Taxonomy) addAliases(prev *Term, aliases []string) {
+	var fresh []string
+	for _, a := range aliases {
+		if a = strings.TrimSpace(a); a != "" && !contains(prev.Aliases, a) && !contains(fresh, a) {
+			fresh = append(fresh, a)
+		}
+	}
+	if len(fresh) == 0 {
+		return
+	}
+	cp := *prev
+	cp.Aliases = append(append([]string(nil), prev.Aliases...), fresh...)
+	t.byID[prev.Facet][prev.ID] = &cp
+	for i, x := range t.terms[prev.Facet] {
+		if x == prev {
+			t.terms[prev.Facet][i] = &cp
+		}
+	}
 }

@@ -22,7 +22,7 @@ func TestParseTaxonomyGood(t *testing.T) {
 	}
 	want := &Term{Facet: FacetCause, ID: "missing-library", Label: "Missing library in the image", LabelKo: "이미지에 빠진 라이브러리",
 		Aliases: []string{"missing dependency"}, Description: "A package the software needs was left out of the image.",
-		Category: "software-defect", Line: 28}
+		Category: "software-defect", Line: 28, Path: "taxonomy.yaml"}
 	if diff := cmp.Diff(want, term); diff != "" {
 		t.Errorf("term (-want +got):\n%s", diff)
 	}

@@ -1,0 +1,321 @@
+package library
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"sync"
+)
+
+// Stack is the layers of a library, bottom first, and what it last parsed
+// of each. Loading merges them:
+//
+//   - incidents and playbooks of every layer; a playbook with the id of a
+//     lower layer's replaces it (and says so: Playbook.Overrides);
+//   - one taxonomy: a layer adds terms and aliases, never redefines a term;
+//   - incident ids carry their layer's prefix, so they never collide.
+//
+// Each layer is parsed on its own and its result kept: a reload after a
+// change in one team layer re-parses that layer (and those above it, which
+// may use its terms), not the public library. A layer that becomes unusable
+// (a malformed layer.yaml or taxonomy.yaml) keeps its previous version
+// serving, or is left out when it has none; the others serve either way.
+type Stack struct {
+	layers []Layer
+	mu     sync.Mutex
+	memo   []*layerResult
+}
+
+// NewStack returns the stack of layers, bottom first.
+func NewStack(layers ...Layer) *Stack {
+	return &Stack{layers: layers, memo: make([]*layerResult, len(layers))}
+}
+
+// Layers returns the stack's layers, bottom first.
+func (s *Stack) Layers() []Layer { return s.layers }
+
+// layerResult is one layer parsed against the layers below it.
+type layerResult struct {
+	key   string // the chain key of this layer and those below
+	below string // the chain key of the layers below, which the parse used
+	layer Layer
+	info  LayerInfo
+	tax   *Taxonomy // the taxonomy of the layers up to this one
+	lib   *Library  // this layer's own entries
+	// problems are the layer's own, already shown with its root.
+	problems []Problem
+}
+
+// Hash is the content hash of the whole stack. A stack of one layer
+// without a root has that layer's hash, so a library served on its own
+// keeps the hash (and the persisted read models) it always had.
+func (s *Stack) Hash() (string, error) {
+	hashes := make([]string, len(s.layers))
+	for i, l := range s.layers {
+		h, err := Hash(l.FS)
+		if err != nil {
+			return "", err
+		}
+		hashes[i] = h
+	}
+	return s.combine(hashes), nil
+}
+
+func (s *Stack) combine(hashes []string) string {
+	if len(s.layers) == 1 && s.layers[0].Root == "" {
+		return hashes[0]
+	}
+	key := ""
+	for i, l := range s.layers {
+		key = chainKey(key, l, hashes[i])
+	}
+	return key
+}
+
+// chainKey is the key of a layer on top of the layers below: it changes
+// when any of them changes, or when the layer's place in the stack does.
+func chainKey(below string, l Layer, hash string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%t\x00%s", below, l.Root, l.Embedded, hash)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Taxonomy parses only the taxonomies of the layers: what a warm start,
+// which restores the entries from a snapshot, needs beside them.
+func (s *Stack) Taxonomy() (*Taxonomy, error) {
+	var tax *Taxonomy
+	for i, l := range s.layers {
+		src, err := fs.ReadFile(l.FS, "taxonomy.yaml")
+		if errors.Is(err, fs.ErrNotExist) && i > 0 {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("library: read %s: %w", l.show("taxonomy.yaml"), err)
+		}
+		info, _, _ := ReadLayerInfo(l.FS)
+		next, _, err := parseTaxonomy(tax, l.show("taxonomy.yaml"), info.Name, src)
+		if err != nil {
+			if i == 0 {
+				return nil, fmt.Errorf("library: %w", err)
+			}
+			continue // Load leaves such a layer out too
+		}
+		tax = next
+	}
+	return tax, nil
+}
+
+// Load parses the layers that changed since the last Load, reuses the
+// others, and merges them. The error is non-nil only when the bottom layer
+// is unusable or nothing valid is left.
+func (s *Stack) Load() (*Library, []Problem, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var problems []Problem
+	var used []*layerResult
+	var tax *Taxonomy
+	below := ""
+	hashes := make([]string, len(s.layers))
+	for i, l := range s.layers {
+		h, err := Hash(l.FS)
+		if err != nil {
+			if i == 0 {
+				return nil, problems, err
+			}
+			problems = append(problems, Problem{Path: l.show(LayerFile), Msg: fmt.Sprintf("layer left out: %v", err)})
+			continue
+		}
+		hashes[i] = h
+		key := chainKey(below, l, h)
+		r := s.memo[i]
+		if r == nil || r.key != key {
+			fresh, err := parseLayer(l, i == 0, tax)
+			fresh.key, fresh.below = key, below
+			problems = append(problems, fresh.problems...)
+			if err != nil {
+				if i == 0 {
+					SortProblems(problems)
+					return nil, problems, err
+				}
+				at := Problem{Path: l.show(LayerFile), Layer: fresh.info.Name}
+				if r != nil && r.below == below {
+					at.Msg = fmt.Sprintf("this layer is unusable (%v); its previous version keeps serving until it is fixed", err)
+					at.Layer = r.info.Name
+					problems = append(problems, at)
+					tax, below = r.tax, r.key
+					used = append(used, r)
+				} else {
+					at.Msg = fmt.Sprintf("this layer is unusable and left out (%v); the other layers serve", err)
+					problems = append(problems, at)
+				}
+				continue
+			}
+			r = fresh
+			s.memo[i] = r
+		} else {
+			problems = append(problems, r.problems...)
+		}
+		tax, below = r.tax, r.key
+		used = append(used, r)
+	}
+	lib, mp := merge(used)
+	problems = append(problems, mp...)
+	lib.Hash = s.combine(hashes)
+	SortProblems(problems)
+	if len(lib.Incidents) == 0 && len(lib.Playbooks) == 0 {
+		return lib, problems, ErrNothingValid
+	}
+	return lib, problems, nil
+}
+
+// parseLayer reads one layer on top of the taxonomy below (nil for the
+// bottom layer). The result is never nil; the error says the layer cannot
+// be used at all, and its problems say why.
+func parseLayer(l Layer, bottom bool, below *Taxonomy) (*layerResult, error) {
+	r := &layerResult{layer: l}
+	info, ps, err := ReadLayerInfo(l.FS)
+	if l.Root == "" && !bottom {
+		l.Root = info.Name // problems of a team layer always say which layer
+		r.layer = l
+	}
+	r.info = info
+	r.problems = qualify(l, info.Name, ps)
+	switch {
+	case errors.Is(err, ErrNoLayer):
+		r.problems = append(r.problems, Problem{Path: l.show("."), Msg: "not a library folder: a public library holds taxonomy.yaml, a team's layer holds layer.yaml (name, prefix)"})
+		return r, err
+	case err != nil:
+		return r, err
+	case info.Public() && !bottom:
+		r.problems = append(r.problems, Problem{Path: l.show("."), Msg: "this folder has no layer.yaml, so it would be a second public library: give the team's layer a layer.yaml with its name and incident-id prefix"})
+		return r, errors.New("library: a public library can only be the bottom layer")
+	}
+	src, err := fs.ReadFile(l.FS, "taxonomy.yaml")
+	tax := below
+	switch {
+	case err == nil:
+		var tp []Problem
+		tax, tp, err = parseTaxonomy(below, l.show("taxonomy.yaml"), info.Name, src)
+		for i := range tp {
+			tp[i].Layer = info.Name
+		}
+		r.problems = append(r.problems, tp...)
+		if err != nil {
+			return r, err
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return r, fmt.Errorf("library: read %s: %w", l.show("taxonomy.yaml"), err)
+	case below == nil:
+		r.problems = append(r.problems, Problem{Path: l.show("taxonomy.yaml"), Layer: info.Name, Msg: "missing: the bottom layer of a library defines the taxonomy"})
+		return r, errors.New("library: the bottom layer has no taxonomy.yaml")
+	}
+	r.tax = tax
+	lib, lp := loadEntries(l, info, tax)
+	r.lib = lib
+	r.problems = append(r.problems, qualify(l, info.Name, lp)...)
+	return r, nil
+}
+
+// qualify shows a layer's problems with its root and names the layer.
+func qualify(l Layer, name string, ps []Problem) []Problem {
+	for i := range ps {
+		ps[i].Path = l.show(ps[i].Path)
+		ps[i].Layer = name
+	}
+	return ps
+}
+
+// merge stacks the parsed layers into one library. The parsed entries are
+// shared with the memo, so merge changes copies only.
+func merge(used []*layerResult) (*Library, []Problem) {
+	lib := &Library{incByID: map[string]*Incident{}, pbByID: map[string]*Playbook{}, layers: map[string]Layer{}}
+	var problems []Problem
+	byName := map[string]*layerResult{}
+	byPrefix := map[string]*layerResult{}
+	for _, r := range used {
+		lib.Taxonomy = r.tax
+		at := Problem{Path: r.layer.show(LayerFile), Layer: r.info.Name}
+		if prev := byName[r.info.Name]; prev != nil {
+			at.Line = fieldLine(readOrNil(r.layer.FS, LayerFile), "name")
+			at.Msg = fmt.Sprintf("layer name %q is also the name of %s", r.info.Name, prev.layer.show(LayerFile))
+			problems = append(problems, at)
+		}
+		if prev := byPrefix[r.info.Prefix]; prev != nil && !r.info.Public() {
+			at.Line = fieldLine(readOrNil(r.layer.FS, LayerFile), "prefix")
+			at.Msg = fmt.Sprintf("prefix %s is also the prefix of %s: two layers with one prefix would give two incidents one id", r.info.Prefix, prev.layer.show(LayerFile))
+			problems = append(problems, at)
+		}
+		if byName[r.info.Name] == nil {
+			byName[r.info.Name] = r
+			lib.layers[r.info.Name] = r.layer
+		}
+		if byPrefix[r.info.Prefix] == nil {
+			byPrefix[r.info.Prefix] = r
+		}
+		lib.Layers = append(lib.Layers, r.info)
+	}
+	show := func(layer, p string) string {
+		if r := byName[layer]; r != nil {
+			return r.layer.show(p)
+		}
+		return p
+	}
+	for _, r := range used {
+		for _, pb := range r.lib.Playbooks {
+			cp := *pb
+			if prev := lib.pbByID[pb.ID]; prev != nil {
+				cp.Overrides = &Override{Layer: prev.Layer, Path: prev.Path}
+				for i, x := range lib.Playbooks {
+					if x == prev {
+						lib.Playbooks[i] = &cp
+					}
+				}
+			} else {
+				lib.Playbooks = append(lib.Playbooks, &cp)
+			}
+			lib.pbByID[pb.ID] = &cp
+		}
+	}
+	sort.Slice(lib.Playbooks, func(i, j int) bool { return lib.Playbooks[i].ID < lib.Playbooks[j].ID })
+	for _, r := range used {
+		for _, in := range r.lib.Incidents {
+			src := func() []byte { return readOrNil(r.layer.FS, in.Path) }
+			if prev := lib.incByID[in.ID]; prev != nil {
+				problems = append(problems, Problem{Path: r.layer.show(in.Path), Line: idLine(src()), Layer: r.info.Name,
+					Msg: fmt.Sprintf("duplicate incident id %s (also in %s)", in.ID, show(prev.Layer, prev.Path))})
+				continue
+			}
+			cp := *in
+			cp.Playbooks = nil
+			for _, id := range in.Playbooks {
+				if lib.pbByID[id] == nil {
+					problems = append(problems, Problem{Path: r.layer.show(in.Path), Line: fieldLine(src(), "playbooks"), Layer: r.info.Name,
+						Msg: fmt.Sprintf("links to playbook %q, which does not exist%s", id, didYouMean(id, sortedKeys(lib.pbByID)))})
+					continue
+				}
+				cp.Playbooks = append(cp.Playbooks, id)
+			}
+			lib.incByID[in.ID] = &cp
+			lib.Incidents = append(lib.Incidents, &cp)
+		}
+	}
+	SortNewestFirst(lib.Incidents)
+	return lib, problems
+}
+
+// LayerOf returns the layer an entry of the library comes from, by name.
+func (l *Library) LayerOf(name string) (Layer, bool) {
+	layer, ok := l.layers[name]
+	return layer, ok
+}
+
+// Show returns the path of a file of the named layer as problems print it.
+func (l *Library) Show(layer, p string) string {
+	if ly, ok := l.layers[layer]; ok {
+		return ly.show(p)
+	}
+	return p
+}
