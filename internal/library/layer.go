@@ -160,10 +160,11 @@ type Layer struct {
 	// paths relative to the layer, as for a library linted on its own.
 	Root string
 	// Dir is the layer's folder on disk, where its Git history and file
-	// times are read; empty for the embedded library.
+	// times are read; empty when there is none to read (the embedded
+	// library), and then no page claims when a file changed.
 	Dir string
-	// Embedded says the layer is compiled into the binary: it has no
-	// folder, no file times and no Git history.
+	// Embedded says the layer is compiled into the binary, so pages can
+	// say why they show no edit link and no change time.
 	Embedded bool
 }
 

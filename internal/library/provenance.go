@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,27 +39,21 @@ const gitTimeout = 10 * time.Second
 
 // history returns when each file of the layer last changed: from Git when
 // the layer's folder is in a Git work tree and git is installed, else from
-// the files' modification times. The embedded library has neither.
+// the files' modification times. A layer without a folder on disk (the
+// embedded library) has neither, and nothing is claimed.
 func history(l Layer, files []string) map[string]Provenance {
 	out := make(map[string]Provenance, len(files))
-	if l.Embedded {
+	if l.Dir == "" {
 		return out
 	}
-	var commits map[string]time.Time
-	if l.Dir != "" {
-		commits = gitTimes(l.Dir)
-	}
+	commits := gitTimes(l.Dir)
 	for _, p := range files {
 		if t, ok := commits[p]; ok {
 			out[p] = Provenance{Changed: t.UTC().Format(time.RFC3339), ChangedFrom: ChangedGit}
 			continue
 		}
 		var mod time.Time
-		if l.Dir != "" {
-			if fi, err := os.Stat(filepath.Join(l.Dir, filepath.FromSlash(p))); err == nil {
-				mod = fi.ModTime()
-			}
-		} else if fi, err := fs.Stat(l.FS, p); err == nil {
+		if fi, err := os.Stat(filepath.Join(l.Dir, filepath.FromSlash(p))); err == nil {
 			mod = fi.ModTime()
 		}
 		if !mod.IsZero() {
