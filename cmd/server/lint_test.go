@@ -136,3 +136,40 @@ func TestLintNotALibrary(t *testing.T) {
 		t.Errorf("a usage error must not look like lint problems (exit code %d)", code)
 	}
 }
+
+// TestLintMissingKoreanTwin drops one Korean answer label from a shipped
+// tree: the wizard speaks both languages, so lint must fail on it.
+func TestLintMissingKoreanTwin(t *testing.T) {
+	lib := t.TempDir()
+	copyDir(t, shippedLibrary, lib)
+	tree := filepath.Join(lib, "triage", "pending.yaml")
+	data, err := os.ReadFile(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	dropped := false
+	for _, l := range strings.Split(string(data), "\n") {
+		if !dropped && strings.HasPrefix(strings.TrimSpace(l), "label_ko:") {
+			dropped = true
+			continue
+		}
+		kept = append(kept, l)
+	}
+	if !dropped {
+		t.Fatal("pending.yaml has no label_ko to drop")
+	}
+	if err := os.WriteFile(tree, []byte(strings.Join(kept, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	stdout, _, err := runCmd(t, "lint", lib)
+	var code exitCode
+	if !errors.As(err, &code) || code != 1 {
+		t.Fatalf("err = %v, want exit code 1", err)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "triage/pending.yaml:") || !strings.HasSuffix(lines[0], ": node pending-reason answer insufficient: label has no label_ko") {
+		t.Errorf("lint output = %q, want one line naming the answer without label_ko", stdout)
+	}
+}

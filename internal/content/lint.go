@@ -28,10 +28,12 @@ func extraProblems(fsys fs.FS, lib *library.Library) []library.Problem {
 	return append(problems, gaps.Lint(fsys, lib)...)
 }
 
-// loadTriage loads the triage catalogue and, when the playbooks are known,
-// checks that every outcome and signal points at a real playbook section.
+// loadTriage loads the triage catalogue, reports every text without its
+// Korean twin and, when the playbooks are known, checks that every outcome
+// and signal points at a real playbook section.
 func loadTriage(fsys fs.FS, lib *library.Library) (*triage.Catalog, []library.Problem) {
 	cat, problems := triage.Load(fsys)
+	problems = append(problems, cat.KoProblems()...)
 	if lib != nil {
 		problems = append(problems, cat.Lint(lib.PlaybookAnchors())...)
 	}

@@ -45,4 +45,7 @@ func TestRealLibraryLints(t *testing.T) {
 	for _, p := range c.Lint(playbookAnchors(t)) {
 		t.Errorf("lint: %s", p)
 	}
+	for _, p := range c.KoProblems() {
+		t.Errorf("Korean twin: %s", p)
+	}
 }

@@ -61,3 +61,27 @@ func TestLintBroken(t *testing.T) {
 		t.Errorf("problems:\n%s\n\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestKoProblems loads trees with Korean twins missing and checks that
+// lint names each text left without one, and nothing in a complete tree.
+func TestKoProblems(t *testing.T) {
+	c, problems := Load(os.DirFS("testdata/ko"))
+	for _, p := range problems {
+		t.Errorf("load: %s", p)
+	}
+	var got []string
+	for _, p := range c.KoProblems() {
+		got = append(got, p.String())
+	}
+	want := []string{
+		"triage/root.yaml:2: tree root: title has no title_ko",
+		"triage/root.yaml:9: node symptom: help has no help_ko",
+		"triage/root.yaml:18: node symptom answer slow: label has no label_ko",
+		"triage/root.yaml:35: node out-slow outcome: diagnosis has no diagnosis_ko",
+		"triage/root.yaml:35: node out-slow outcome: mitigation has 1 items, mitigation_ko 0",
+		"triage/root.yaml:35: node out-slow outcome: verify has 1 items, verify_ko 0",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("problems:\n%s\n\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
