@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"casebook/internal/i18n"
 )
 
 // config is every setting of the server. Each flag has an environment
@@ -34,6 +36,7 @@ type config struct {
 	ReadLogs        bool
 	ClusterTimeout  time.Duration
 	SearchCacheMB   int
+	DefaultLang     i18n.Lang
 }
 
 // flagEnv registers a string flag and remembers its variable for --help.
@@ -125,6 +128,8 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	if err := fs.integer(&c.SearchCacheMB, "search-cache-mb", 32, "memory for cached search answers, in MiB (0 turns the cache off)"); err != nil {
 		return c, err
 	}
+	var defaultLang string
+	fs.str(&defaultLang, "default-lang", "en", "language of pages for a browser that names neither en nor ko and has not chosen one: en or ko")
 	if err := fs.duration(&c.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to wait for requests in flight on SIGTERM"); err != nil {
 		return c, err
 	}
@@ -141,6 +146,11 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("serve: unexpected argument %q", fs.Arg(0))
 	}
+	lang, err := i18n.Parse(defaultLang)
+	if err != nil {
+		return c, fmt.Errorf("--default-lang: %w", err)
+	}
+	c.DefaultLang = lang
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return c, fmt.Errorf("--log-format must be text or json, not %q", c.LogFormat)
 	}

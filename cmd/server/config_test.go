@@ -54,3 +54,34 @@ func TestEnvironmentSetsFlags(t *testing.T) {
 		t.Error("a non-numeric CASEBOOK_RATE_LIMIT should be an error")
 	}
 }
+
+func TestDefaultLang(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		env     string
+		want    string
+		wantErr bool
+	}{
+		{nil, "", "en", false},
+		{nil, "ko", "ko", false},
+		{[]string{"--default-lang", "ko-KR"}, "", "ko", false},
+		{[]string{"--default-lang", "en"}, "ko", "en", false},
+		{[]string{"--default-lang", "fr"}, "", "", true},
+	} {
+		c, err := parseServeConfig(tc.args, func(k string) string {
+			if k == "CASEBOOK_DEFAULT_LANG" {
+				return tc.env
+			}
+			return ""
+		}, io.Discard)
+		if tc.wantErr {
+			if err == nil || !strings.Contains(err.Error(), "--default-lang") {
+				t.Errorf("%v env=%q: err = %v, want an error naming --default-lang", tc.args, tc.env, err)
+			}
+			continue
+		}
+		if err != nil || string(c.DefaultLang) != tc.want {
+			t.Errorf("%v env=%q: lang %q err %v, want %q", tc.args, tc.env, c.DefaultLang, err, tc.want)
+		}
+	}
+}

@@ -62,7 +62,7 @@ func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
 	}
 	handler := web.New(web.Deps{Content: loader, Log: log, Static: staticFS, Version: version(), Metrics: m, Extensions: extensions(a),
 		Access: web.Access{Header: cfg.AuthHeader, Users: splitList(cfg.AllowUsers), Domains: splitList(cfg.AllowDomains),
-			RestrictReads: cfg.RestrictReads, RateLimit: cfg.RateLimit}, Cluster: cc, Gaps: a.gaps})
+			RestrictReads: cfg.RestrictReads, RateLimit: cfg.RateLimit}, Cluster: cc, Gaps: a.gaps, DefaultLang: cfg.DefaultLang})
 	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	return a, nil

@@ -385,11 +385,16 @@ type PlaybookSummary struct {
 	Title    string   `json:"title"`
 	Summary  string   `json:"summary"`
 	Symptoms []string `json:"symptoms"`
+	// TitleKo and SummaryKo come from the Korean twin; empty without one.
+	TitleKo   string `json:"title_ko,omitempty"`
+	SummaryKo string `json:"summary_ko,omitempty"`
 }
 
 // Playbooks lists every playbook by id.
 func (s *Store) Playbooks(ctx context.Context) ([]PlaybookSummary, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.title, p.summary, COALESCE((SELECT json_group_array(term_id) FROM playbook_terms t WHERE t.playbook_id = p.id AND t.facet = 'symptom'), '[]')
+	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.title, p.summary, COALESCE((SELECT json_group_array(term_id) FROM playbook_terms t WHERE t.playbook_id = p.id AND t.facet = 'symptom'), '[]'),
+		CASE WHEN p.ko = '' THEN '' ELSE COALESCE(json_extract(p.ko, '$.title'), '') END,
+		CASE WHEN p.ko = '' THEN '' ELSE COALESCE(json_extract(p.ko, '$.summary'), '') END
 		FROM playbooks p ORDER BY p.id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: playbooks: %w", err)
@@ -399,7 +404,7 @@ func (s *Store) Playbooks(ctx context.Context) ([]PlaybookSummary, error) {
 	for rows.Next() {
 		var p PlaybookSummary
 		var syms string
-		if err := rows.Scan(&p.ID, &p.Title, &p.Summary, &syms); err != nil {
+		if err := rows.Scan(&p.ID, &p.Title, &p.Summary, &syms, &p.TitleKo, &p.SummaryKo); err != nil {
 			return nil, err
 		}
 		_ = json.Unmarshal([]byte(syms), &p.Symptoms)

@@ -214,7 +214,8 @@ func TestPlaybookRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantList := []PlaybookSummary{
-		{ID: "gpu-missing", Title: "GPU missing on a node", Summary: "TEST FIXTURE - find out why a node shows fewer GPUs than it has.", Symptoms: []string{"gpu-missing"}},
+		{ID: "gpu-missing", Title: "GPU missing on a node", Summary: "TEST FIXTURE - find out why a node shows fewer GPUs than it has.", Symptoms: []string{"gpu-missing"},
+			TitleKo: "노드에서 GPU가 안 보일 때", SummaryKo: "테스트용 - 노드의 GPU가 실제보다 적게 보이는 이유를 찾는다."},
 		{ID: "pod-pending", Title: "Pod stuck in Pending", Summary: "TEST FIXTURE - read the scheduler's reasons and fix the constraint.", Symptoms: []string{"pod-pending"}},
 	}
 	if diff := cmp.Diff(wantList, list); diff != "" {

@@ -24,18 +24,19 @@ func (s *Server) handleCauses(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p := templates.CausesPage{Chrome: s.chrome(c, "By cause", "causes", ""), Total: total}
+	pr := printer(ctx)
+	p := templates.CausesPage{Chrome: s.chrome(c, pr.T("causes.title"), "causes", ""), Total: total}
 	for _, cat := range c.Taxonomy.Terms(library.FacetCauseCategory) {
-		g := templates.CauseCategoryGroup{ID: cat.ID, Label: cat.Label, Href: filterHref("cause_category", cat.ID)}
+		g := templates.CauseCategoryGroup{ID: cat.ID, Label: termOwnLabel(pr, cat), Href: filterHref("cause_category", cat.ID)}
 		seen := map[string]bool{}
 		for _, cause := range c.Taxonomy.Terms(library.FacetCause) {
 			if cause.Category != cat.ID {
 				continue
 			}
-			cg := templates.CauseGroup{ID: cause.ID, Label: cause.Label, Href: "/terms/cause/" + cause.ID}
+			cg := templates.CauseGroup{ID: cause.ID, Label: termOwnLabel(pr, cause), Href: "/terms/cause/" + cause.ID}
 			for _, it := range items {
 				if contains(it.Causes, cause.ID) {
-					cg.Incidents = append(cg.Incidents, templates.CauseRow{ID: it.ID, Title: it.Title, Href: "/incidents/" + it.ID,
+					cg.Incidents = append(cg.Incidents, templates.CauseRow{ID: it.ID, Title: pr.PickText(it.Title, it.TitleKo), Href: "/incidents/" + it.ID,
 						Organization: it.Organization, Year: strconv.Itoa(it.Year)})
 					seen[it.ID] = true
 				}

@@ -115,13 +115,13 @@ func gapResult(res gaps.Result) templates.GapResult {
 
 // checkLinks are an incident page's "check my cluster" links: one per
 // check that cites it, to its place on /gaps.
-func checkLinks(c *content.Content, incident string) []templates.Link {
+func checkLinks(ctx context.Context, c *content.Content, incident string) []templates.Link {
 	if c.Checks == nil {
 		return nil
 	}
 	var out []templates.Link
 	for _, chk := range c.Checks.For(incident) {
-		out = append(out, templates.Link{Label: chk.Title, Href: "/gaps#" + chk.ID})
+		out = append(out, templates.Link{Label: printer(ctx).PickText(chk.Title, chk.TitleKo), Href: "/gaps#" + chk.ID})
 	}
 	return out
 }

@@ -26,7 +26,8 @@ func (s *Server) handleGraphPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p := templates.GraphPage{Chrome: s.chrome(c, "Graph", "graph", ""), Graph: gv, Focus: focus}
-	p.Chips, p.ClearHref = chips(c.Taxonomy, st, "/graph", c.Orgs)
+	pr := printer(r.Context())
+	p := templates.GraphPage{Chrome: s.chrome(c, pr.T("graph.title"), "graph", ""), Graph: gv, Focus: focus}
+	p.Chips, p.ClearHref = chips(pr, c.Taxonomy, st, "/graph", c.Orgs)
 	return render(r.Context(), w, http.StatusOK, templates.GraphPageView(p))
 }

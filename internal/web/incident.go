@@ -23,30 +23,45 @@ func (s *Server) handleIncident(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p := templates.IncidentPage{Chrome: s.chrome(c, in.ID+" "+in.Title, "library", ""), ID: in.ID, Title: in.Title,
-		Summary: in.Summary, Organization: in.Organization, OrgHref: filterHref("org", library.Slug(in.Organization)),
-		Date: in.Date, Trigger: in.Trigger, Detection: in.Detection, SourcePath: "library/" + in.Path, Checks: checkLinks(c, in.ID)}
+	pr := printer(ctx)
+	title, fbTitle := pr.Pick(in.Title, in.TitleKo)
+	summary, fbSummary := pr.Pick(in.Summary, in.SummaryKo)
+	p := templates.IncidentPage{Chrome: s.chrome(c, in.ID+" "+title, "library", ""), ID: in.ID, Title: title,
+		Summary: summary, Organization: in.Organization, OrgHref: filterHref("org", library.Slug(in.Organization)),
+		Date: pr.Date(in.Date), Trigger: in.Trigger, Detection: in.Detection, SourcePath: "library/" + in.Path, Checks: checkLinks(ctx, c, in.ID),
+		EnglishOnlyHead: fbTitle || fbSummary}
 	for _, cf := range cardTermFacets {
 		ids := in.Terms(cf.Facet)
 		if len(ids) == 0 {
 			continue
 		}
-		tl := templates.TermLinks{Facet: cf.Param, Label: cf.Facet.Label()}
+		tl := templates.TermLinks{Facet: cf.Param, Label: facetLabel(pr, cf.Facet)}
 		for _, t := range ids {
-			tl.Links = append(tl.Links, templates.Link{Label: c.Taxonomy.Label(cf.Facet, t), Href: filterHref(cf.Param, t)})
+			tl.Links = append(tl.Links, templates.Link{Label: termLabel(pr, c.Taxonomy, cf.Facet, t), Href: filterHref(cf.Param, t)})
 		}
 		p.Classification = append(p.Classification, tl)
 	}
-	for _, sec := range in.Sections {
+	sections := in.Sections
+	if pr.Lang().Korean() {
+		if in.Ko != nil && len(in.Ko.Sections) > 0 {
+			// The Korean body tells the trigger and the detection in its
+			// own sections; the English one-liners would repeat them.
+			sections, p.Trigger, p.Detection = in.Ko.Sections, "", ""
+		} else {
+			p.EnglishOnlyBody = true
+		}
+	}
+	for _, sec := range sections {
 		p.Sections = append(p.Sections, templates.DocSection{ID: sec.ID, Title: sec.Title, HTML: sec.HTML})
 	}
 	for _, src := range in.Sources {
-		p.Sources = append(p.Sources, templates.SourceLink{URL: src.URL, Title: src.Title, Kind: src.Kind})
+		p.Sources = append(p.Sources, templates.SourceLink{URL: src.URL, Title: src.Title, Kind: sourceKindLabel(pr, src.Kind),
+			Retrieved: pr.Date(src.Retrieved), Secondary: src.Secondary})
 	}
 	for _, pb := range in.Playbooks {
 		title := pb
 		if pbk, err := c.Store.Playbook(ctx, pb); err == nil {
-			title = pbk.Title
+			title = playbookTitle(pr, pbk)
 		}
 		p.Playbooks = append(p.Playbooks, templates.Link{Label: title, Href: "/playbooks/" + pb})
 	}
@@ -55,10 +70,10 @@ func (s *Server) handleIncident(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	for _, sim := range similar {
-		sv := templates.SimilarLink{Link: templates.Link{Label: sim.ID + " " + sim.Title, Href: "/incidents/" + sim.ID}}
+		sv := templates.SimilarLink{Link: templates.Link{Label: sim.ID + " " + pr.PickText(sim.Title, sim.TitleKo), Href: "/incidents/" + sim.ID}}
 		// The three most specific shared terms say why it is similar.
 		for _, sh := range sim.Shared[:min(3, len(sim.Shared))] {
-			sv.Shared = append(sv.Shared, c.Taxonomy.Label(sh.Facet, sh.ID))
+			sv.Shared = append(sv.Shared, termLabel(pr, c.Taxonomy, sh.Facet, sh.ID))
 		}
 		p.Similar = append(p.Similar, sv)
 	}

@@ -45,17 +45,18 @@ func (s *Server) handleLibrary(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p := templates.LibraryPage{Chrome: s.chrome(c, "Incident library", "library", ""), Heading: "Incident library",
-		Facets: facetGroups(c.Taxonomy, st, counts, "/"), Pager: pager(st, total, "/"), Common: common, Graph: gv,
-		EmptyNote: "filters only, newest first"}
+	pr := printer(ctx)
+	p := templates.LibraryPage{Chrome: s.chrome(c, pr.T("library.title"), "library", ""), Heading: pr.T("library.heading"),
+		Facets: facetGroups(pr, c.Taxonomy, st, counts, "/"), Pager: pager(st, total, "/"), Common: common, Graph: gv,
+		EmptyNote: pr.T("library.filters_only")}
 	if st.Sort != store.SortNewest {
-		p.EmptyNote = "filters only"
+		p.EmptyNote = pr.T("library.filters_only_sorted")
 	}
-	p.Chips, p.ClearHref = chips(c.Taxonomy, st, "/", c.Orgs)
+	p.Chips, p.ClearHref = chips(pr, c.Taxonomy, st, "/", c.Orgs)
 	for _, it := range items {
-		p.Cards = append(p.Cards, incidentCard(c.Taxonomy, it))
+		p.Cards = append(p.Cards, incidentCard(pr, c.Taxonomy, it))
 	}
-	for _, so := range []struct{ id, label string }{{store.SortNewest, "Newest"}, {store.SortOldest, "Oldest"}, {store.SortTitle, "Title"}} {
+	for _, so := range []struct{ id, label string }{{store.SortNewest, pr.T("library.sort_newest")}, {store.SortOldest, pr.T("library.sort_oldest")}, {store.SortTitle, pr.T("library.sort_title")}} {
 		x := st.clone()
 		x.Sort, x.Page = so.id, 1
 		p.Sorts = append(p.Sorts, templates.SortLink{Label: so.label, Href: x.href("/"), Current: st.Sort == so.id})

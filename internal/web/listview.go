@@ -7,6 +7,7 @@ import (
 
 	"casebook/internal/content"
 	"casebook/internal/graph"
+	"casebook/internal/i18n"
 	"casebook/internal/library"
 	"casebook/internal/selection"
 	"casebook/internal/store"
@@ -46,17 +47,19 @@ func filterHref(param, value string) string {
 	return "/?" + param + "=" + value
 }
 
-func incidentCard(tax *library.Taxonomy, it store.IncidentSummary) templates.CaseCard {
-	card := templates.CaseCard{ID: it.ID, Title: it.Title, Summary: it.Summary, Organization: it.Organization,
-		OrgHref: filterHref("org", it.OrgSlug), Date: it.Date, Href: "/incidents/" + it.ID}
+func incidentCard(p *i18n.Printer, tax *library.Taxonomy, it store.IncidentSummary) templates.CaseCard {
+	title, fbTitle := p.Pick(it.Title, it.TitleKo)
+	summary, fbSummary := p.Pick(it.Summary, it.SummaryKo)
+	card := templates.CaseCard{ID: it.ID, Title: title, Summary: summary, Organization: it.Organization,
+		OrgHref: filterHref("org", it.OrgSlug), Date: p.Date(it.Date), Href: "/incidents/" + it.ID, EnglishOnly: fbTitle || fbSummary}
 	for _, cf := range cardTermFacets {
 		ids := termsOf(it, cf.Facet)
 		if len(ids) == 0 {
 			continue
 		}
-		row := templates.TermRow{Facet: cf.Param, Label: cf.Facet.Label()}
+		row := templates.TermRow{Facet: cf.Param, Label: facetLabel(p, cf.Facet)}
 		for _, id := range ids {
-			row.Links = append(row.Links, templates.Link{Label: tax.Label(cf.Facet, id), Href: filterHref(cf.Param, id)})
+			row.Links = append(row.Links, templates.Link{Label: termLabel(p, tax, cf.Facet, id), Href: filterHref(cf.Param, id)})
 		}
 		card.Terms = append(card.Terms, row)
 	}
@@ -67,7 +70,7 @@ func incidentCard(tax *library.Taxonomy, it store.IncidentSummary) templates.Cas
 const maxFacetValues = 40
 
 // facetGroups builds the filter sidebar from facet counts.
-func facetGroups(tax *library.Taxonomy, st listState, counts map[string][]store.FacetCount, path string) []templates.FacetGroup {
+func facetGroups(p *i18n.Printer, tax *library.Taxonomy, st listState, counts map[string][]store.FacetCount, path string) []templates.FacetGroup {
 	value := func(param, term, label string, count int) templates.FacetValue {
 		return templates.FacetValue{Term: term, Label: label, Count: count, Selected: st.selected(param, term),
 			Href: st.toggle(param, term).href(path)}
@@ -82,15 +85,15 @@ func facetGroups(tax *library.Taxonomy, st listState, counts map[string][]store.
 	var out []templates.FacetGroup
 	// Causes under their category, as the seed page groups them.
 	causeCounts, catCounts := byTerm("cause"), byTerm("cause_category")
-	cause := templates.FacetGroup{Param: "cause", Label: "Cause"}
+	cause := templates.FacetGroup{Param: "cause", Label: facetLabel(p, library.FacetCause)}
 	for _, cat := range tax.Terms(library.FacetCauseCategory) {
-		g := templates.FacetSubgroup{Label: cat.Label, Count: catCounts[cat.ID], Href: st.toggle("cause_category", cat.ID).href(path)}
+		g := templates.FacetSubgroup{Label: termOwnLabel(p, cat), Count: catCounts[cat.ID], Href: st.toggle("cause_category", cat.ID).href(path)}
 		if st.selected("cause_category", cat.ID) {
 			g.Label = "✓ " + g.Label
 		}
 		for _, c := range tax.Terms(library.FacetCause) {
 			if c.Category == cat.ID && (causeCounts[c.ID] > 0 || st.selected("cause", c.ID)) {
-				g.Values = append(g.Values, value("cause", c.ID, c.Label, causeCounts[c.ID]))
+				g.Values = append(g.Values, value("cause", c.ID, termOwnLabel(p, c), causeCounts[c.ID]))
 			}
 		}
 		if len(g.Values) > 0 || st.selected("cause_category", cat.ID) {
@@ -102,18 +105,18 @@ func facetGroups(tax *library.Taxonomy, st listState, counts map[string][]store.
 		param string
 		facet library.Facet
 	}{{"component", library.FacetComponent}, {"symptom", library.FacetSymptom}, {"factor", library.FacetFactor}, {"domain", library.FacetDomain}} {
-		g := templates.FacetGroup{Param: fp.param, Label: fp.facet.Label()}
+		g := templates.FacetGroup{Param: fp.param, Label: facetLabel(p, fp.facet)}
 		for _, c := range counts[fp.param] {
-			g.Values = append(g.Values, value(fp.param, c.Term, c.Label, c.Count))
+			g.Values = append(g.Values, value(fp.param, c.Term, termLabel(p, tax, fp.facet, c.Term), c.Count))
 		}
 		for _, sel := range st.Filter.Terms[fp.facet] {
 			if _, ok := byTerm(fp.param)[sel]; !ok {
-				g.Values = append(g.Values, value(fp.param, sel, tax.Label(fp.facet, sel), 0))
+				g.Values = append(g.Values, value(fp.param, sel, termLabel(p, tax, fp.facet, sel), 0))
 			}
 		}
 		out = append(out, g)
 	}
-	for _, key := range []struct{ param, label string }{{"org", "Organisation"}, {"year", "Year"}} {
+	for _, key := range []struct{ param, label string }{{"org", p.T("facet.org")}, {"year", p.T("facet.year")}} {
 		g := templates.FacetGroup{Param: key.param, Label: key.label}
 		for i, c := range counts[key.param] {
 			// A company-wide library has thousands of organisations; the
@@ -129,18 +132,18 @@ func facetGroups(tax *library.Taxonomy, st listState, counts map[string][]store.
 }
 
 // chips lists the active filters with links that remove each.
-func chips(tax *library.Taxonomy, st listState, path string, orgs content.Orgs) ([]templates.Chip, string) {
+func chips(p *i18n.Printer, tax *library.Taxonomy, st listState, path string, orgs content.Orgs) ([]templates.Chip, string) {
 	var out []templates.Chip
 	for _, fp := range selection.FacetParams {
 		for _, t := range st.Filter.Terms[fp.Facet] {
-			out = append(out, templates.Chip{Facet: fp.Facet.Label(), Label: tax.Label(fp.Facet, t), Remove: st.toggle(fp.Param, t).href(path)})
+			out = append(out, templates.Chip{Facet: facetLabel(p, fp.Facet), Label: termLabel(p, tax, fp.Facet, t), Remove: st.toggle(fp.Param, t).href(path)})
 		}
 	}
 	for _, o := range st.Filter.Orgs {
-		out = append(out, templates.Chip{Facet: "Organisation", Label: orgs.Name(o), Remove: st.toggle("org", o).href(path)})
+		out = append(out, templates.Chip{Facet: p.T("facet.org"), Label: orgs.Name(o), Remove: st.toggle("org", o).href(path)})
 	}
 	for _, y := range st.Filter.Years {
-		out = append(out, templates.Chip{Facet: "Year", Label: strconv.Itoa(y), Remove: st.toggle("year", strconv.Itoa(y)).href(path)})
+		out = append(out, templates.Chip{Facet: p.T("facet.year"), Label: strconv.Itoa(y), Remove: st.toggle("year", strconv.Itoa(y)).href(path)})
 	}
 	clear := listState{Selection: selection.Selection{Query: st.Query, Kind: st.Kind, Sort: st.Sort, PerPage: st.PerPage, Lang: st.Lang},
 		defaultPer: st.defaultPer}
@@ -176,6 +179,7 @@ func pager(st listState, total int, path string) templates.Pager {
 // graphView builds the graph of the filtered set, the "most common" lines
 // and the server-rendered fallback.
 func (s *Server) graphView(ctx context.Context, c *content.Content, st listState, focus string, casesPerTerm int) (graph.Graph, templates.GraphView, []templates.CommonLine, error) {
+	p := printer(ctx)
 	g, err := c.GraphOf(ctx, st.Filter, focus)
 	if err != nil {
 		return graph.Graph{}, templates.GraphView{}, nil, err
@@ -196,11 +200,11 @@ func (s *Server) graphView(ctx context.Context, c *content.Content, st listState
 		param string
 		facet library.Facet
 	}{{"cause", library.FacetCause}, {"component", library.FacetComponent}, {"symptom", library.FacetSymptom}, {"factor", library.FacetFactor}} {
-		grp := templates.GraphGroup{Facet: fp.param, Label: fp.facet.Label()}
-		line := templates.CommonLine{Facet: fp.facet.Label()}
+		grp := templates.GraphGroup{Facet: fp.param, Label: facetLabel(p, fp.facet)}
+		line := templates.CommonLine{Facet: facetLabel(p, fp.facet)}
 		for i, n := range g.TopTerms(fp.param, 0) {
 			id := n.ID[len(fp.param)+1:]
-			l := templates.Link{Label: n.Label, Href: st.toggle(fp.param, id).href("/"), Count: n.Count, Kind: fp.param}
+			l := templates.Link{Label: termLabel(p, c.Taxonomy, fp.facet, id), Href: st.toggle(fp.param, id).href("/"), Count: n.Count, Kind: fp.param}
 			if i < 3 && n.Count > 1 {
 				line.Terms = append(line.Terms, l)
 			}

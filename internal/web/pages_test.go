@@ -264,12 +264,12 @@ func TestCausesPage(t *testing.T) {
 	listed := map[string][]string{} // cause -> incident ids
 	cats.Each(func(_ int, cat *goquery.Selection) {
 		name := cat.Find("h2 a").Text()
-		want, _ := strconv.Atoi(cat.Find("h2 .muted").Text())
+		want, _ := firstInt(cat.Find("h2 .muted").Text())
 		seen := map[string]bool{}
 		cat.Find("h3").Each(func(_ int, h3 *goquery.Selection) {
 			cause := strings.TrimPrefix(h3.Find("a").AttrOr("href", ""), "/terms/cause/")
 			rows := h3.Next().Find("li")
-			if n, _ := strconv.Atoi(h3.Find(".muted").Text()); n != rows.Length() {
+			if n, _ := firstInt(h3.Find(".muted").Text()); n != rows.Length() {
 				t.Errorf("cause %s says %d, lists %d", cause, n, rows.Length())
 			}
 			rows.Each(func(_ int, li *goquery.Selection) {
@@ -483,4 +483,9 @@ func TestContentSecurityPolicy(t *testing.T) {
 			})
 		})
 	}
+}
+
+// firstInt reads the number in a count label ("10 shared terms", "사례 4건").
+func firstInt(s string) (int, error) {
+	return strconv.Atoi(strings.ReplaceAll(regexp.MustCompile(`\d[\d,]*`).FindString(s), ",", ""))
 }

@@ -19,12 +19,13 @@ func (s *Server) handlePlaybooks(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p := templates.PlaybookList{Chrome: s.chrome(c, "Playbooks", "playbooks", "")}
+	pr := printer(r.Context())
+	p := templates.PlaybookList{Chrome: s.chrome(c, pr.T("nav.playbooks"), "playbooks", "")}
 	for _, pb := range pbs {
-		card := templates.CaseCard{ID: pb.ID, Title: pb.Title, Summary: pb.Summary, Href: "/playbooks/" + pb.ID}
-		row := templates.TermRow{Facet: "symptom", Label: "Symptom"}
+		card := playbookCard(pr, pb)
+		row := templates.TermRow{Facet: "symptom", Label: facetLabel(pr, library.FacetSymptom)}
 		for _, sym := range pb.Symptoms {
-			row.Links = append(row.Links, templates.Link{Label: c.Taxonomy.Label(library.FacetSymptom, sym), Href: "/terms/symptom/" + sym})
+			row.Links = append(row.Links, templates.Link{Label: termLabel(pr, c.Taxonomy, library.FacetSymptom, sym), Href: "/terms/symptom/" + sym})
 		}
 		if len(row.Links) > 0 {
 			card.Terms = []templates.TermRow{row}
@@ -45,15 +46,23 @@ func (s *Server) handlePlaybook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p := templates.PlaybookPage{Chrome: s.chrome(c, pb.Title, "playbooks", ""), ID: pb.ID, Title: pb.Title,
-		Summary: pb.Summary, Signals: pb.Signals}
+	pr := printer(ctx)
+	title, summary, sections := pb.Title, pb.Summary, pb.Sections
+	english := pr.Lang().Korean() && pb.Ko == nil
+	if pr.Lang().Korean() && pb.Ko != nil {
+		// Same anchors in both languages (lint checks), so wizard links
+		// and the table of contents land on the same sections.
+		title, summary, sections = pb.Ko.Title, pb.Ko.Summary, pb.Ko.Sections
+	}
+	p := templates.PlaybookPage{Chrome: s.chrome(c, title, "playbooks", ""), ID: pb.ID, Title: title,
+		Summary: summary, Signals: pb.Signals, EnglishOnly: english}
 	for _, sym := range pb.Symptoms {
-		p.Symptoms = append(p.Symptoms, templates.Link{Label: c.Taxonomy.Label(library.FacetSymptom, sym), Href: "/terms/symptom/" + sym})
+		p.Symptoms = append(p.Symptoms, templates.Link{Label: termLabel(pr, c.Taxonomy, library.FacetSymptom, sym), Href: "/terms/symptom/" + sym})
 	}
 	for _, comp := range pb.Components {
-		p.Components = append(p.Components, templates.Link{Label: c.Taxonomy.Label(library.FacetComponent, comp), Href: "/terms/component/" + comp})
+		p.Components = append(p.Components, templates.Link{Label: termLabel(pr, c.Taxonomy, library.FacetComponent, comp), Href: "/terms/component/" + comp})
 	}
-	for _, sec := range pb.Sections {
+	for _, sec := range sections {
 		p.Sections = append(p.Sections, templates.DocSection{ID: sec.ID, Title: sec.Title, HTML: sec.HTML})
 		p.TOC = append(p.TOC, templates.TOCEntry{ID: sec.ID, Title: sec.Title, Level: 2})
 		for _, h := range sec.Anchors {
@@ -74,12 +83,12 @@ func (s *Server) handlePlaybook(w http.ResponseWriter, r *http.Request) error {
 			if err != nil {
 				return err
 			}
-			cg := templates.CaseGroup{Route: o.Route, Href: "#" + o.Section, Title: pb.HeadingTitle(o.Section)}
+			cg := templates.CaseGroup{Route: o.Route, Href: "#" + o.Section, Title: headingTitle(pr, pb, o.Section)}
 			if cg.Title == "" {
 				cg.Title = o.Section
 			}
 			for _, in := range ins {
-				cg.Incidents = append(cg.Incidents, templates.Link{Label: in.ID + " " + in.Title, Href: "/incidents/" + in.ID})
+				cg.Incidents = append(cg.Incidents, templates.Link{Label: in.ID + " " + pr.PickText(in.Title, in.TitleKo), Href: "/incidents/" + in.ID})
 				cased[in.ID] = true
 			}
 			p.Cases = append(p.Cases, cg)
@@ -91,7 +100,7 @@ func (s *Server) handlePlaybook(w http.ResponseWriter, r *http.Request) error {
 	}
 	for _, in := range ins {
 		if !cased[in.ID] {
-			p.Incidents = append(p.Incidents, templates.Link{Label: in.ID + " " + in.Title, Href: "/incidents/" + in.ID})
+			p.Incidents = append(p.Incidents, templates.Link{Label: in.ID + " " + pr.PickText(in.Title, in.TitleKo), Href: "/incidents/" + in.ID})
 		}
 	}
 	return render(ctx, w, http.StatusOK, templates.PlaybookView(p))

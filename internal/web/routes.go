@@ -12,7 +12,7 @@ type Router = chi.Router
 // routes lists every URL of the portal in one place.
 func (s *Server) routes(ext []func(Router)) http.Handler {
 	r := chi.NewRouter()
-	r.Use(withRequestID, withRecover(s.log), withSecurityHeaders, withLogging(s.log, s.metrics),
+	r.Use(withRequestID, withRecover(s.log), withSecurityHeaders, withLogging(s.log, s.metrics), s.withLang,
 		withMaxBody(2<<20), s.withAccess, http.NewCrossOriginProtection().Handler)
 
 	r.Get("/healthz", s.handleHealthz)

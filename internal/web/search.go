@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
 	"casebook/internal/content"
+	"casebook/internal/i18n"
 	"casebook/internal/library"
 	"casebook/internal/search"
 	"casebook/internal/selection"
@@ -78,23 +78,24 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	ctx := r.Context()
-	p := templates.LibraryPage{Chrome: s.chrome(c, "Search", "search", st.Query), SearchMode: true, Heading: "Search"}
+	pr := printer(ctx)
+	p := templates.LibraryPage{Chrome: s.chrome(c, pr.T("search.title"), "search", st.Query), SearchMode: true, Heading: pr.T("search.heading")}
 	if st.Query != "" {
-		p.Chrome.Title = st.Query + " - Search"
-		p.Heading = "Results for “" + st.Query + "”"
+		p.Chrome.Title = pr.T("search.title_query", "query", st.Query)
+		p.Heading = pr.T("search.heading_query", "query", st.Query)
 	} else {
-		p.EmptyNote = "no query: the filtered list, newest first"
+		p.EmptyNote = pr.T("search.no_query")
 	}
-	p.Facets = facetGroups(c.Taxonomy, st, searchCounts(res.Facets), "/search")
-	p.Chips, p.ClearHref = chips(c.Taxonomy, st, "/search", c.Orgs)
+	p.Facets = facetGroups(pr, c.Taxonomy, st, searchCounts(res.Facets), "/search")
+	p.Chips, p.ClearHref = chips(pr, c.Taxonomy, st, "/search", c.Orgs)
 	p.Pager = pager(st, res.Total, "/search")
 	for _, sg := range res.SuggestedFilters {
 		param := paramOf(sg.Facet)
-		p.Suggested = append(p.Suggested, templates.Chip{Facet: sg.Facet.Label(), Label: sg.Label, Count: sg.Count,
+		p.Suggested = append(p.Suggested, templates.Chip{Facet: facetLabel(pr, sg.Facet), Label: termLabel(pr, c.Taxonomy, sg.Facet, sg.Term), Count: sg.Count,
 			Remove: st.toggle(param, sg.Term).href("/search")})
 	}
-	p.KindLinks = kindTabs(st, res.Facets["kind"])
-	p.Help = searchHelp(c.Taxonomy, st, res)
+	p.KindLinks = kindTabs(pr, st, res.Facets["kind"])
+	p.Help = searchHelp(pr, c.Taxonomy, st, res)
 	var incidentIDs []string
 	for _, h := range res.Hits {
 		if h.Kind == search.KindIncident {
@@ -105,18 +106,26 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	pbs, err := playbooksByID(ctx, c)
+	if err != nil {
+		return err
+	}
 	for _, h := range res.Hits {
 		var card templates.CaseCard
 		if sum, ok := sums[h.ID]; ok {
-			card = incidentCard(c.Taxonomy, sum)
+			card = incidentCard(pr, c.Taxonomy, sum)
 		} else {
-			card = templates.CaseCard{ID: h.ID, Title: h.Title, Summary: h.Summary, Href: "/playbooks/" + h.ID}
+			pb, ok := pbs[h.ID]
+			if !ok {
+				pb = store.PlaybookSummary{ID: h.ID, Title: h.Title, Summary: h.Summary}
+			}
+			card = playbookCard(pr, pb)
 		}
 		card.Kind, card.Score = h.Kind, h.Score
-		card.Fragments = fragments(h)
+		card.Fragments = fragments(pr, h)
 		p.Cards = append(p.Cards, card)
 	}
-	p.Graph, p.Common = resultGraph(c.Taxonomy, st, res)
+	p.Graph, p.Common = resultGraph(pr, c.Taxonomy, st, res)
 	return render(ctx, w, http.StatusOK, templates.LibraryView(p))
 }
 
@@ -136,17 +145,17 @@ func exactRedirect(st listState, res *search.Result) string {
 
 // kindTabs are "All", "Incidents" and "Playbooks", each with its count; the
 // counts come from the result without the kind filter, so All is the sum.
-func kindTabs(st listState, kinds []search.FacetCount) []templates.SortLink {
+func kindTabs(p *i18n.Printer, st listState, kinds []search.FacetCount) []templates.SortLink {
 	count := map[string]int{}
 	for _, fc := range kinds {
 		count[fc.Term] = fc.Count
 		count[""] += fc.Count
 	}
 	var out []templates.SortLink
-	for _, k := range []struct{ id, label string }{{"", "All"}, {search.KindIncident, "Incidents"}, {search.KindPlaybook, "Playbooks"}} {
+	for _, k := range []struct{ id, label string }{{"", p.T("kind.all")}, {search.KindIncident, p.T("kind.incidents")}, {search.KindPlaybook, p.T("kind.playbooks")}} {
 		x := st.clone()
 		x.Kind, x.Page = k.id, 1
-		out = append(out, templates.SortLink{Label: k.label + " (" + strconv.Itoa(count[k.id]) + ")", Href: x.href("/search"), Current: st.Kind == k.id})
+		out = append(out, templates.SortLink{Label: p.T("kind.tab", "label", k.label, "count", count[k.id]), Href: x.href("/search"), Current: st.Kind == k.id})
 	}
 	return out
 }
@@ -154,7 +163,7 @@ func kindTabs(st listState, kinds []search.FacetCount) []templates.SortLink {
 // resultGraph is the graph panel and "most common in this set" of a
 // result, from its facet counts: the panel lists the top terms and loads
 // the drawing from /api/graph with the same query and filters.
-func resultGraph(tax *library.Taxonomy, st listState, res *search.Result) (templates.GraphView, []templates.CommonLine) {
+func resultGraph(p *i18n.Printer, tax *library.Taxonomy, st listState, res *search.Result) (templates.GraphView, []templates.CommonLine) {
 	x := st.clone()
 	x.Page, x.Kind, x.Sort, x.PerPage = 1, "", "", 0
 	gv := templates.GraphView{DataURL: "/api/graph?" + x.values().Encode()}
@@ -168,12 +177,12 @@ func resultGraph(tax *library.Taxonomy, st listState, res *search.Result) (templ
 		param string
 		facet library.Facet
 	}{{"cause", library.FacetCause}, {"component", library.FacetComponent}, {"symptom", library.FacetSymptom}, {"factor", library.FacetFactor}} {
-		grp := templates.GraphGroup{Facet: fp.param, Label: fp.facet.Label()}
-		line := templates.CommonLine{Facet: fp.facet.Label()}
+		grp := templates.GraphGroup{Facet: fp.param, Label: facetLabel(p, fp.facet)}
+		line := templates.CommonLine{Facet: facetLabel(p, fp.facet)}
 		for i, fc := range res.Facets[string(fp.facet)] {
 			gv.Nodes++
 			gv.Edges += fc.Count
-			l := templates.Link{Label: tax.Label(fp.facet, fc.Term), Href: st.toggle(fp.param, fc.Term).href("/search"), Count: fc.Count, Kind: fp.param}
+			l := templates.Link{Label: termLabel(p, tax, fp.facet, fc.Term), Href: st.toggle(fp.param, fc.Term).href("/search"), Count: fc.Count, Kind: fp.param}
 			if i < 3 && fc.Count > 1 {
 				line.Terms = append(line.Terms, l)
 			}
@@ -193,7 +202,7 @@ func resultGraph(tax *library.Taxonomy, st listState, res *search.Result) (templ
 
 // searchHelp is the zero-result advice: the nearest spelling, the filters
 // to drop with the results each leaves, and the triage wizard.
-func searchHelp(tax *library.Taxonomy, st listState, res *search.Result) *templates.SearchHelp {
+func searchHelp(p *i18n.Printer, tax *library.Taxonomy, st listState, res *search.Result) *templates.SearchHelp {
 	if res.Total > 0 {
 		return nil
 	}
@@ -217,7 +226,7 @@ func searchHelp(tax *library.Taxonomy, st listState, res *search.Result) *templa
 		if f, ok := library.ParseFacet(d.Facet); ok {
 			param = paramOf(f)
 			for _, t := range d.Terms {
-				labels = append(labels, tax.Label(f, t))
+				labels = append(labels, termLabel(p, tax, f, t))
 			}
 		} else {
 			labels = d.Terms
@@ -240,10 +249,10 @@ func searchHelp(tax *library.Taxonomy, st listState, res *search.Result) *templa
 }
 
 // fragments are a hit's first three excerpts, in the one order.
-func fragments(h search.Hit) []templates.Fragment {
+func fragments(p *i18n.Printer, h search.Hit) []templates.Fragment {
 	var out []templates.Fragment
 	for _, e := range h.Excerpts(3) {
-		out = append(out, templates.Fragment{Field: e.Field, HTML: e.HTML})
+		out = append(out, templates.Fragment{Field: sectionLabel(p, e.Field), HTML: e.HTML})
 	}
 	return out
 }
@@ -280,6 +289,20 @@ func summariesByID(ctx context.Context, c *content.Content, ids []string) (map[s
 	}
 	for _, s := range sums {
 		out[s.ID] = s
+	}
+	return out, nil
+}
+
+// playbooksByID lists the playbooks (a handful) for search cards: the
+// index holds the English title, the store both languages.
+func playbooksByID(ctx context.Context, c *content.Content) (map[string]store.PlaybookSummary, error) {
+	all, err := c.Store.Playbooks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]store.PlaybookSummary, len(all))
+	for _, pb := range all {
+		out[pb.ID] = pb
 	}
 	return out, nil
 }

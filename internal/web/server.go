@@ -12,6 +12,7 @@ import (
 	"github.com/a-h/templ"
 
 	"casebook/internal/content"
+	"casebook/internal/i18n"
 	"casebook/web/static"
 	"casebook/web/templates"
 )
@@ -35,6 +36,9 @@ type Deps struct {
 	// Gaps runs the gap checks for /gaps and lists an incident's checks;
 	// nil leaves /gaps explaining how to run them from a terminal.
 	Gaps Gaps
+	// DefaultLang is the language of a request that names none (no ?lang,
+	// no cookie, no Accept-Language the portal speaks); empty is English.
+	DefaultLang i18n.Lang
 }
 
 // Server holds what handlers share.
@@ -50,6 +54,7 @@ type Server struct {
 	gaps    Gaps
 	// searchGraphs holds the graphs of recent search results.
 	searchGraphs searchGraphs
+	defaultLang  i18n.Lang
 }
 
 // New returns the portal's handler.
@@ -59,7 +64,11 @@ func New(d Deps) http.Handler {
 		fsys = static.FS
 	}
 	s := &Server{content: d.Content, log: d.Log, assets: static.NewAssets(fsys), version: d.Version, metrics: d.Metrics,
-		access: d.Access, limiter: newLimiter(d.Access.RateLimit), cluster: newClusterUI(d.Cluster), gaps: d.Gaps}
+		access: d.Access, limiter: newLimiter(d.Access.RateLimit), cluster: newClusterUI(d.Cluster), gaps: d.Gaps,
+		defaultLang: d.DefaultLang}
+	if s.defaultLang == "" {
+		s.defaultLang = i18n.EN
+	}
 	return s.routes(d.Extensions)
 }
 

@@ -27,21 +27,27 @@ func (s *Server) handleTerm(w http.ResponseWriter, r *http.Request) error {
 		return notFound(selection.Unknown(string(facet), id, c.Taxonomy.IDs(facet)).Error())
 	}
 	param := string(facet)
-	p := templates.TermPage{Chrome: s.chrome(c, term.Label, "library", ""), Facet: param, FacetLabel: facet.Label(),
-		ID: term.ID, Label: term.Label, LabelKo: term.LabelKo, Description: term.Description, Aliases: term.Aliases,
+	pr := printer(ctx)
+	// The term's name in the page's language first, the other beside it.
+	label, other := term.Label, term.LabelKo
+	if pr.Lang().Korean() && term.LabelKo != "" {
+		label, other = term.LabelKo, term.Label
+	}
+	p := templates.TermPage{Chrome: s.chrome(c, label, "library", ""), Facet: param, FacetLabel: facetLabel(pr, facet),
+		ID: term.ID, Label: label, LabelOther: other, Description: term.Description, Aliases: term.Aliases,
 		FilterHref: filterHref(param, term.ID)}
 	if term.Category != "" {
-		p.Category = templates.Link{Label: c.Taxonomy.Label(library.FacetCauseCategory, term.Category), Href: "/terms/cause_category/" + term.Category}
+		p.Category = templates.Link{Label: termLabel(pr, c.Taxonomy, library.FacetCauseCategory, term.Category), Href: "/terms/cause_category/" + term.Category}
 	}
 	for _, child := range c.Taxonomy.Terms(facet) {
-		if child.Parent == term.ID || (facet == library.FacetCauseCategory && false) {
-			p.Children = append(p.Children, templates.Link{Label: child.Label, Href: "/terms/" + param + "/" + child.ID})
+		if child.Parent == term.ID {
+			p.Children = append(p.Children, templates.Link{Label: termOwnLabel(pr, child), Href: "/terms/" + param + "/" + child.ID})
 		}
 	}
 	if facet == library.FacetCauseCategory {
 		for _, cause := range c.Taxonomy.Terms(library.FacetCause) {
 			if cause.Category == term.ID {
-				p.Children = append(p.Children, templates.Link{Label: cause.Label, Href: "/terms/cause/" + cause.ID})
+				p.Children = append(p.Children, templates.Link{Label: termOwnLabel(pr, cause), Href: "/terms/cause/" + cause.ID})
 			}
 		}
 	}
@@ -51,14 +57,14 @@ func (s *Server) handleTerm(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	for _, it := range items {
-		p.Cards = append(p.Cards, incidentCard(c.Taxonomy, it))
+		p.Cards = append(p.Cards, incidentCard(pr, c.Taxonomy, it))
 	}
 	co, err := c.Store.CoOccurring(ctx, facet, term.ID, 15)
 	if err != nil {
 		return err
 	}
 	for _, ct := range co {
-		p.CoTerms = append(p.CoTerms, templates.Link{Label: ct.Facet.Label() + ": " + c.Taxonomy.Label(ct.Facet, ct.Term),
+		p.CoTerms = append(p.CoTerms, templates.Link{Label: facetLabel(pr, ct.Facet) + ": " + termLabel(pr, c.Taxonomy, ct.Facet, ct.Term),
 			Href: "/terms/" + string(ct.Facet) + "/" + ct.Term, Count: ct.Count, Kind: string(ct.Facet)})
 	}
 	if facet == library.FacetSymptom || facet == library.FacetComponent {
@@ -68,7 +74,7 @@ func (s *Server) handleTerm(w http.ResponseWriter, r *http.Request) error {
 		}
 		for _, pb := range pbs {
 			if facet == library.FacetSymptom && contains(pb.Symptoms, term.ID) {
-				p.Playbooks = append(p.Playbooks, templates.Link{Label: pb.Title, Href: "/playbooks/" + pb.ID})
+				p.Playbooks = append(p.Playbooks, templates.Link{Label: pr.PickText(pb.Title, pb.TitleKo), Href: "/playbooks/" + pb.ID})
 			}
 		}
 	}

@@ -75,6 +75,9 @@ type CaseCard struct {
 	Kind         string // "incident" or "playbook" (search results)
 	Fragments    []Fragment
 	Score        float64
+	// EnglishOnly marks a card shown in English on a Korean page because
+	// the entry has no Korean title and summary yet.
+	EnglishOnly bool
 }
 
 // TermRow is the terms of one facet on a card.
@@ -187,11 +190,16 @@ type IncidentPage struct {
 	Similar                                         []SimilarLink
 	Checks                                          []Link
 	SourcePath                                      string
+	// EnglishOnlyHead and EnglishOnlyBody mark a Korean page showing the
+	// English title and summary, or the English body, for want of Korean.
+	EnglishOnlyHead, EnglishOnlyBody bool
 }
 
 // SourceLink is a cited public write-up.
 type SourceLink struct {
 	URL, Title, Kind string
+	Retrieved        string // the day it was read, formatted
+	Secondary        bool
 }
 
 // PlaybookPage is one playbook.
@@ -206,6 +214,8 @@ type PlaybookPage struct {
 	Cases              []CaseGroup // by the route that ends in each section
 	Incidents          []Link      // other incidents that link the playbook
 	TriageHref         string
+	// EnglishOnly marks a Korean page showing the English playbook.
+	EnglishOnly bool
 }
 
 // CaseGroup is a playbook section a triage route ends in, with the
@@ -230,14 +240,14 @@ type PlaybookList struct {
 // TermPage is /terms/{facet}/{id}.
 type TermPage struct {
 	Chrome
-	Facet, FacetLabel, ID, Label, LabelKo, Description string
-	Category                                           Link
-	Aliases                                            []string
-	FilterHref                                         string
-	Cards                                              []CaseCard
-	CoTerms                                            []Link
-	Playbooks                                          []Link
-	Children                                           []Link
+	Facet, FacetLabel, ID, Label, LabelOther, Description string
+	Category                                              Link
+	Aliases                                               []string
+	FilterHref                                            string
+	Cards                                                 []CaseCard
+	CoTerms                                               []Link
+	Playbooks                                             []Link
+	Children                                              []Link
 }
 
 // CausesPage groups incidents by cause category, then cause.

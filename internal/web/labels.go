@@ -1,0 +1,140 @@
+package web
+
+import (
+	"context"
+
+	"casebook/internal/i18n"
+	"casebook/internal/library"
+	"casebook/internal/selection"
+	"casebook/internal/store"
+	"casebook/web/templates"
+)
+
+// printer is the request's language (set by withLang).
+func printer(ctx context.Context) *i18n.Printer { return i18n.From(ctx) }
+
+// termLabel is a taxonomy term's label in the page's language; a term
+// without a Korean label shows its English one.
+func termLabel(p *i18n.Printer, tax *library.Taxonomy, f library.Facet, id string) string {
+	if p.Lang().Korean() {
+		if t, ok := tax.Term(f, id); ok && t.LabelKo != "" {
+			return t.LabelKo
+		}
+	}
+	return tax.Label(f, id)
+}
+
+// termOwnLabel is termLabel for a term already in hand.
+func termOwnLabel(p *i18n.Printer, t *library.Term) string {
+	return p.PickText(t.Label, t.LabelKo)
+}
+
+// facetLabel names a facet in the page's language.
+func facetLabel(p *i18n.Printer, f library.Facet) string {
+	switch f {
+	case library.FacetCause:
+		return p.T("facet.cause")
+	case library.FacetCauseCategory:
+		return p.T("facet.cause_category")
+	case library.FacetComponent:
+		return p.T("facet.component")
+	case library.FacetSymptom:
+		return p.T("facet.symptom")
+	case library.FacetFactor:
+		return p.T("facet.factor")
+	case library.FacetDomain:
+		return p.T("facet.domain")
+	}
+	return string(f)
+}
+
+// paramLabel names a list filter parameter (a facet, org or year).
+func paramLabel(p *i18n.Printer, param string) string {
+	switch param {
+	case "org":
+		return p.T("facet.org")
+	case "year":
+		return p.T("facet.year")
+	}
+	for _, fp := range selection.FacetParams {
+		if fp.Param == param {
+			return facetLabel(p, fp.Facet)
+		}
+	}
+	return param
+}
+
+// sectionLabel names an incident section by its anchor in the page's
+// language (search fragments, the write-up); other anchors are returned
+// as they are.
+func sectionLabel(p *i18n.Printer, anchor string) string {
+	switch anchor {
+	case "symptom":
+		return p.T("section.symptom")
+	case "trigger":
+		return p.T("section.trigger")
+	case "detection":
+		return p.T("section.detection")
+	case "response":
+		return p.T("section.response")
+	case "follow-ups":
+		return p.T("section.follow_ups")
+	case "lessons":
+		return p.T("section.lessons")
+	case "title":
+		return p.T("section.title")
+	case "summary":
+		return p.T("section.summary")
+	case "signals":
+		return p.T("section.signals")
+	}
+	return anchor
+}
+
+// playbookCard is a playbook in a list, in the page's language: the Korean
+// title and summary when the playbook has a Korean twin.
+func playbookCard(p *i18n.Printer, pb store.PlaybookSummary) templates.CaseCard {
+	title, fbT := p.Pick(pb.Title, pb.TitleKo)
+	summary, fbS := p.Pick(pb.Summary, pb.SummaryKo)
+	return templates.CaseCard{ID: pb.ID, Title: title, Summary: summary, Href: "/playbooks/" + pb.ID, EnglishOnly: fbT || fbS}
+}
+
+// playbookTitle is a playbook's title in the page's language.
+func playbookTitle(p *i18n.Printer, pb *library.Playbook) string {
+	if pb.Ko != nil {
+		return p.PickText(pb.Title, pb.Ko.Title)
+	}
+	return pb.Title
+}
+
+// sourceKindLabel names a source's kind (postmortem, status-page, ...).
+func sourceKindLabel(p *i18n.Printer, kind string) string {
+	switch kind {
+	case "postmortem":
+		return p.T("source_kind.postmortem")
+	case "status-page":
+		return p.T("source_kind.status_page")
+	case "talk":
+		return p.T("source_kind.talk")
+	case "paper":
+		return p.T("source_kind.paper")
+	case "blog":
+		return p.T("source_kind.blog")
+	case "issue":
+		return p.T("source_kind.issue")
+	case "article":
+		return p.T("source_kind.article")
+	}
+	return kind
+}
+
+// headingTitle is the title of a playbook heading by its anchor in the
+// page's language; both languages share the anchors.
+func headingTitle(p *i18n.Printer, pb *library.Playbook, anchor string) string {
+	if p.Lang().Korean() && pb.Ko != nil {
+		if t := (&library.Playbook{Sections: pb.Ko.Sections}).HeadingTitle(anchor); t != "" {
+			return t
+		}
+	}
+	return pb.HeadingTitle(anchor)
+}

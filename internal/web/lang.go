@@ -1,0 +1,79 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"casebook/internal/i18n"
+	"casebook/web/templates"
+)
+
+// langCookie remembers a language chosen with ?lang=, for a year.
+const langCookie = "casebook_lang"
+
+// withLang negotiates the request's language (?lang=, the cookie, the
+// browser's Accept-Language, the server's default), puts its printer and the
+// page's alternates in the context, and remembers an explicit choice in a
+// cookie so links without ?lang keep the language. An unknown lang value is
+// a 400 naming the valid ones.
+func (s *Server) withLang(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var cookie string
+		if ck, err := r.Cookie(langCookie); err == nil {
+			cookie = ck.Value
+		}
+		lang, src, err := i18n.Negotiate(r.URL.Query().Get("lang"), cookie, r.Header.Get("Accept-Language"), s.defaultLang)
+		ctx := i18n.WithPrinter(r.Context(), i18n.Messages().Printer(lang))
+		ctx = templates.WithAlternates(ctx, alternatesOf(r))
+		r = r.WithContext(ctx)
+		h := w.Header()
+		h.Add("Vary", "Accept-Language")
+		h.Add("Vary", "Cookie")
+		if err != nil {
+			s.adapt(func(http.ResponseWriter, *http.Request) error { return badRequest{err.Error()} })(w, r)
+			return
+		}
+		h.Set("Content-Language", string(lang))
+		if src == i18n.FromQuery && cookie != string(lang) && !strings.HasPrefix(r.URL.Path, "/api/") {
+			http.SetCookie(w, &http.Cookie{Name: langCookie, Value: string(lang), Path: "/", MaxAge: 365 * 24 * 3600,
+				SameSite: http.SameSiteLaxMode, HttpOnly: true, Secure: r.TLS != nil})
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// alternatesOf is the request's URL in each language: the same path and
+// query with lang set, so switching keeps filters, the search, the page and
+// a wizard walk. hreflang wants absolute URLs; the host is the one the
+// client asked for (X-Forwarded-Proto says the scheme behind a proxy).
+func alternatesOf(r *http.Request) templates.Alternates {
+	scheme := "http"
+	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
+		scheme = "https"
+	}
+	base := scheme + "://" + r.Host
+	q := r.URL.Query()
+	var a templates.Alternates
+	with := func(l string) string {
+		v := url.Values{}
+		for k, vs := range q {
+			v[k] = vs
+		}
+		if l == "" {
+			v.Del("lang")
+		} else {
+			v.Set("lang", l)
+		}
+		if e := v.Encode(); e != "" {
+			return r.URL.Path + "?" + e
+		}
+		return r.URL.Path
+	}
+	for _, l := range i18n.Langs {
+		h := with(string(l))
+		a.Links = append(a.Links, templates.LangLink{Lang: l, Href: h, Abs: base + h})
+	}
+	a.Default = base + with("")
+	return a
+}

@@ -1,0 +1,237 @@
+package web_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// getLang serves a GET with request headers and parses the page.
+func getLang(t *testing.T, h http.Handler, target string, header ...string) (*httptest.ResponseRecorder, *goquery.Document) {
+	t.Helper()
+	rec := get(t, h, target, header...)
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(rec.Body.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec, doc
+}
+
+func TestLanguageNegotiation(t *testing.T) {
+	h := newHandler(t)
+	for _, tc := range []struct {
+		name   string
+		target string
+		header []string
+		want   string
+	}{
+		{"default is English", "/", nil, "en"},
+		{"query", "/?lang=ko", nil, "ko"},
+		{"cookie", "/", []string{"Cookie", "casebook_lang=ko"}, "ko"},
+		{"query beats cookie", "/?lang=en", []string{"Cookie", "casebook_lang=ko"}, "en"},
+		{"Korean browser", "/", []string{"Accept-Language", "ko-KR,ko;q=0.9,en;q=0.8"}, "ko"},
+		{"cookie beats browser", "/", []string{"Accept-Language", "ko-KR", "Cookie", "casebook_lang=en"}, "en"},
+		{"browser in a language we lack", "/", []string{"Accept-Language", "fr-FR"}, "en"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec, doc := getLang(t, h, tc.target, tc.header...)
+			if rec.Code != http.StatusOK {
+				t.Fatalf("status %d", rec.Code)
+			}
+			if got := doc.Find("html").AttrOr("lang", ""); got != tc.want {
+				t.Errorf("<html lang> = %q, want %q", got, tc.want)
+			}
+			if got := rec.Header().Get("Content-Language"); got != tc.want {
+				t.Errorf("Content-Language = %q, want %q", got, tc.want)
+			}
+			if vary := strings.Join(rec.Header().Values("Vary"), ","); !strings.Contains(vary, "Accept-Language") || !strings.Contains(vary, "Cookie") {
+				t.Errorf("Vary = %q: caches would serve one language to everyone", vary)
+			}
+		})
+	}
+
+	t.Run("an explicit choice is remembered", func(t *testing.T) {
+		rec := get(t, h, "/?lang=ko")
+		var found bool
+		for _, c := range rec.Result().Cookies() {
+			if c.Name == "casebook_lang" && c.Value == "ko" && c.MaxAge > 0 && c.Path == "/" {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no lasting casebook_lang=ko cookie: %v", rec.Header().Values("Set-Cookie"))
+		}
+		if rec := get(t, h, "/"); len(rec.Result().Cookies()) != 0 {
+			t.Errorf("a request without ?lang set a cookie: %v", rec.Header().Values("Set-Cookie"))
+		}
+	})
+
+	t.Run("unknown language is a 400 naming the valid ones", func(t *testing.T) {
+		rec := get(t, h, "/?lang=fr")
+		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "en or ko") {
+			t.Errorf("status %d body %.200q", rec.Code, rec.Body.String())
+		}
+		rec = get(t, h, "/api/incidents?lang=xx")
+		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Header().Get("Content-Type"), "json") {
+			t.Errorf("API: status %d type %q", rec.Code, rec.Header().Get("Content-Type"))
+		}
+	})
+}
+
+// The switch and the hreflang links keep everything the URL holds
+// (filters, the page, a search, a wizard walk), changing only the language.
+func TestLanguageSwitchKeepsURLState(t *testing.T) {
+	h := newHandler(t)
+	for _, target := range []string{
+		"/?component=gpu-driver&sort=oldest",
+		"/graph?symptom=pod-pending",
+		"/incidents/IL-0021",
+		"/triage",
+	} {
+		t.Run(target, func(t *testing.T) {
+			_, doc := getLang(t, h, target)
+			sw := byTestID(doc, "lang-switch")
+			if sw.Length() != 1 {
+				t.Fatalf("%d language switches", sw.Length())
+			}
+			href := sw.AttrOr("href", "")
+			u, err := url.Parse(href)
+			if err != nil {
+				t.Fatal(err)
+			}
+			orig, _ := url.Parse(target)
+			if u.Path != orig.Path || u.Query().Get("lang") != "ko" {
+				t.Errorf("switch %q should be %s with lang=ko", href, orig.Path)
+			}
+			for k, v := range orig.Query() {
+				if u.Query().Get(k) != v[0] {
+					t.Errorf("switch %q lost %s=%s", href, k, v[0])
+				}
+			}
+			alts := map[string]string{}
+			doc.Find(`link[rel="alternate"][hreflang]`).Each(func(_ int, s *goquery.Selection) {
+				alts[s.AttrOr("hreflang", "")] = s.AttrOr("href", "")
+			})
+			for _, l := range []string{"en", "ko", "x-default"} {
+				a, err := url.Parse(alts[l])
+				if err != nil || !a.IsAbs() || a.Path != orig.Path {
+					t.Errorf("hreflang %s = %q, want an absolute URL of %s", l, alts[l], orig.Path)
+				}
+			}
+			// Following the switch gives the Korean page, whose switch
+			// leads back to English.
+			rec, ko := getLang(t, h, href)
+			if rec.Code != http.StatusOK || ko.Find("html").AttrOr("lang", "") != "ko" {
+				t.Fatalf("switch target: status %d lang %q", rec.Code, ko.Find("html").AttrOr("lang", ""))
+			}
+			back, _ := url.Parse(byTestID(ko, "lang-switch").AttrOr("href", ""))
+			if back.Query().Get("lang") != "en" {
+				t.Errorf("the Korean page's switch %q does not lead to English", back)
+			}
+		})
+	}
+}
+
+// The library in Korean is the seed page's experience: Korean labels,
+// counts and dates as Korean SREs write them, Korean titles and summaries.
+func TestKoreanLibraryPage(t *testing.T) {
+	h := newHandler(t)
+	_, doc := getLang(t, h, "/?lang=ko&component=gpu-driver&domain=kubernetes")
+	text := doc.Find("body").Text()
+	for _, want := range []string{"적용된 필터", "모두 풀기", "추천 필터", "그래프", "검색어 없이 필터만 적용한 목록입니다. 최근 사례부터입니다.", "원인", "구성 요소", "증상", "기여 요인"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("Korean library page lacks %q", want)
+		}
+	}
+	if got := doc.Find("h1").Text(); !regexp.MustCompile(`^사례 \d+건$`).MatchString(got) {
+		t.Errorf("heading %q, want 사례 N건", got)
+	}
+	if got := strings.TrimSpace(byTestID(doc, "countline").Text()); !regexp.MustCompile(`^\d+건 중 1~\d+번째`).MatchString(got) {
+		t.Errorf("count line %q, want N건 중 1~N번째", got)
+	}
+	cards := byTestID(doc, "case")
+	if cards.Length() == 0 {
+		t.Fatal("no cases")
+	}
+	cards.Each(func(_ int, c *goquery.Selection) {
+		if !regexp.MustCompile(`\p{Hangul}`).MatchString(c.Find("h3").Text()) && byTestID(c, "english-only").Length() == 0 {
+			t.Errorf("card %s: title %q is not Korean and not marked English only", c.AttrOr("data-id", ""), c.Find("h3").Text())
+		}
+		if meta := c.Find(".meta").Text(); !regexp.MustCompile(`\d{4}년 \d{1,2}월( \d{1,2}일)?`).MatchString(meta) {
+			t.Errorf("card %s: date %q is not written the Korean way", c.AttrOr("data-id", ""), meta)
+		}
+	})
+}
+
+// A Korean incident page shows the Korean title, summary and body when the
+// library has them, and says so when it shows English instead.
+func TestKoreanIncidentPage(t *testing.T) {
+	h := newHandler(t)
+	withBody, without := koreanBodies(t)
+	if withBody == "" {
+		t.Skip("the library has no Korean incident body")
+	}
+	_, doc := getLang(t, h, "/incidents/"+withBody+"?lang=ko")
+	if !regexp.MustCompile(`\p{Hangul}`).MatchString(doc.Find("h1").Text()) {
+		t.Errorf("%s: title %q is not Korean", withBody, doc.Find("h1").Text())
+	}
+	for _, sec := range []string{"symptom", "trigger", "detection", "response", "follow-ups", "lessons"} {
+		s := byTestID(doc, "section-"+sec)
+		if s.Length() == 1 && !regexp.MustCompile(`\p{Hangul}`).MatchString(s.Find("h2").Text()) {
+			t.Errorf("%s: section #%s heading %q is not Korean", withBody, sec, s.Find("h2").Text())
+		}
+	}
+	if byTestID(doc, "section-symptom").Length() != 1 {
+		t.Errorf("%s: the Korean body keeps the English anchors; #symptom is missing", withBody)
+	}
+	if byTestID(doc, "english-only-body").Length() != 0 {
+		t.Errorf("%s has a Korean body but the page says English only", withBody)
+	}
+	if without != "" {
+		_, doc := getLang(t, h, "/incidents/"+without+"?lang=ko")
+		if byTestID(doc, "english-only-body").Length() != 1 {
+			t.Errorf("%s has no Korean body: the page must say it shows English", without)
+		}
+		if byTestID(doc, "section-symptom").Find("h2").Text() == "" {
+			t.Errorf("%s: the English body must still be shown", without)
+		}
+	}
+}
+
+// koreanBodies finds an incident with a Korean body and one without.
+func koreanBodies(t *testing.T) (with, without string) {
+	files, err := filepath.Glob("../../library/incidents/IL-*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ko := map[string]bool{}
+	for _, f := range files {
+		if strings.HasSuffix(f, ".ko.md") {
+			ko[strings.TrimSuffix(f, ".ko.md")+".md"] = true
+		}
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, ".ko.md") {
+			continue
+		}
+		src, _ := os.ReadFile(f)
+		if strings.Contains(string(src), "\nkind: study") {
+			continue
+		}
+		id := regexp.MustCompile(`IL-\d{4}`).FindString(filepath.Base(f))
+		if ko[f] && with == "" {
+			with = id
+		}
+		if !ko[f] && without == "" {
+			without = id
+		}
+	}
+	return with, without
+}
