@@ -39,7 +39,8 @@ func TestLiveGaps(t *testing.T) {
 	syncRole(t, ctx, c, role)
 	removeGapObjects(t, ctx, c, g.dyn, "")
 	want := g.build()
-	// CASEBOOK_GAPS_KEEP=1 leaves the planted cluster in place, to run
+	// CASEBOOK_GAPS_SAVE=FILE writes the inventory read (the source of
+	// internal/gaps/testdata/planted.json). CASEBOOK_GAPS_KEEP=1 leaves the planted cluster in place, to run
 	// "casebook gaps" against it by hand.
 	if os.Getenv("CASEBOOK_GAPS_KEEP") == "" {
 		t.Cleanup(func() { removeGapObjects(t, context.Background(), c, g.dyn, g.id) })
@@ -69,6 +70,15 @@ func TestLiveGaps(t *testing.T) {
 		}
 		return true, nil
 	})
+	if path := os.Getenv("CASEBOOK_GAPS_SAVE"); path != "" {
+		var buf bytes.Buffer
+		if err := inventory.Encode(&buf, inv); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	set, problems := gaps.Load(library.FS)
 	if len(problems) > 0 {
 		t.Fatal(problems)
@@ -174,9 +184,11 @@ func (g *gapWorld) build() map[string][]string {
 	gpuB := g.node("gpu-b", gpuNode{labels: h100, alloc: gpus("8"), kernel: "6.1.0-1021-aws", conditions: []corev1.NodeCondition{{
 		Type: "AcceleratedHardwareReady", Status: corev1.ConditionFalse, Reason: "DCGMError", Message: "libdcgm.so: cannot open shared object file"}}})
 	// An L4 node group: one node lost its GPUs while its labels say
-	// present, one has no device plugin pod.
+	// present; one has no device plugin pod, so the kubelet offers none
+	// of its GPU (a node that does offer GPUs proves a plugin runs, pod
+	// or no pod, and is no gap).
 	gpuC := g.node("gpu-c", gpuNode{labels: l4})
-	gpuD := g.node("gpu-d", gpuNode{labels: l4, alloc: gpus("1")})
+	gpuD := g.node("gpu-d", gpuNode{labels: l4, alloc: gpus("0")})
 	cpu := g.node("cpu", gpuNode{})
 
 	// The NVIDIA stack: the device plugin runs and is Ready on three GPU
@@ -221,6 +233,10 @@ func (g *gapWorld) build() map[string][]string {
 	rr.NodeSelector = map[string]string{"node-role.kubernetes.io/master": ""}
 	g.daemonSet(a, "calico-rr", rr, 0, 0)
 
+	// team-b's GPU quota is used up; team-a's web may not lose a replica.
+	g.quota(b, "gpu", corev1.ResourceList{"requests.nvidia.com/gpu": resource.MustParse("4")}, corev1.ResourceList{"requests.nvidia.com/gpu": resource.MustParse("4")})
+	g.pdb(a, "web", map[string]string{"app": "web"}, 2, 2, 0)
+
 	// Webhooks last: one with failurePolicy Fail over every namespace,
 	// one whose CA expires in a week (and which excludes kube-system).
 	g.webhook("opa", admissionv1.Fail, nil, nil)
@@ -230,7 +246,9 @@ func (g *gapWorld) build() map[string][]string {
 
 	return map[string][]string{
 		"single-control-plane-node":           {"node/" + cp},
-		"gpu-node-without-allocatable-gpu":    {"node/" + gpuC},
+		"gpu-node-without-allocatable-gpu":    {"node/" + gpuC, "node/" + gpuD},
+		"quota-exhausted":                     {b + " resourcequota/gpu"},
+		"pdb-blocks-drain":                    {a + " poddisruptionbudget/web"},
 		"accelerated-hardware-not-ready":      {"node/" + gpuB},
 		"karpenter-node-repair-gpu-pools":     {"nodepool/gpu-" + id + " (EC2NodeClass/bottlerocket-gpu)"},
 		"gpu-pool-os-drift":                   {"pool gpu-" + id + ": Ubuntu 22.04.5 LTS, kernel 5.15.0-1057-aws / Ubuntu 22.04.5 LTS, kernel 6.1.0-1021-aws"},
@@ -276,6 +294,9 @@ func removeGapObjects(t *testing.T, ctx context.Context, c kubernetes.Interface,
 		c.AdmissionregistrationV1().ValidatingWebhookConfigurations().DeleteCollection(ctx, del, sel),
 		c.CoreV1().Nodes().DeleteCollection(ctx, del, sel),
 		c.AppsV1().Deployments("kube-system").DeleteCollection(ctx, del, sel),
+		c.AppsV1().DaemonSets("kube-system").DeleteCollection(ctx, del, sel),
+		c.PolicyV1().PodDisruptionBudgets("kube-system").DeleteCollection(ctx, del, sel),
+		c.CoreV1().Pods("kube-system").DeleteCollection(ctx, del, sel),
 	}
 	if _, err := c.Discovery().ServerResourcesForGroupVersion("karpenter.sh/v1"); err == nil {
 		errs = append(errs, dyn.Resource(nodePoolGVR).DeleteCollection(ctx, del, sel))

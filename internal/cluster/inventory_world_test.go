@@ -16,11 +16,13 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 )
@@ -56,6 +58,7 @@ type gpuNode struct {
 	alloc      corev1.ResourceList
 	kernel     string
 	conditions []corev1.NodeCondition
+	taints     []corev1.Taint // beside the test's own
 }
 
 // node creates a Ready node with the kubelet's status. Its one taint keeps
@@ -70,15 +73,18 @@ func (g *gapWorld) node(base string, s gpuNode) string {
 	}
 	n, err := g.c.CoreV1().Nodes().Create(g.ctx, &corev1.Node{ObjectMeta: m}, metav1.CreateOptions{})
 	g.must("create node "+name, err)
-	n.Spec.Taints = []corev1.Taint{{Key: gapsLabel, Value: g.id, Effect: corev1.TaintEffectNoSchedule}}
+	n.Spec.Taints = append([]corev1.Taint{{Key: gapsLabel, Value: g.id, Effect: corev1.TaintEffectNoSchedule}}, s.taints...)
 	n, err = g.c.CoreV1().Nodes().Update(g.ctx, n, metav1.UpdateOptions{})
 	g.must("taint node "+name, err)
-	alloc := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("16"), corev1.ResourceMemory: resource.MustParse("64Gi"), corev1.ResourcePods: resource.MustParse("110")}
+	// The kubelet reserves memory for itself and the system, as every
+	// node image does, so allocatable is below capacity.
+	capacity := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("16"), corev1.ResourceMemory: resource.MustParse("64Gi"), corev1.ResourcePods: resource.MustParse("110")}
+	alloc := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("15890m"), corev1.ResourceMemory: resource.MustParse("61Gi"), corev1.ResourcePods: resource.MustParse("110")}
 	for k, v := range s.alloc {
-		alloc[k] = v
+		capacity[k], alloc[k] = v, v
 	}
 	now := metav1.Now()
-	n.Status.Capacity, n.Status.Allocatable = alloc, alloc
+	n.Status.Capacity, n.Status.Allocatable = capacity, alloc
 	n.Status.Conditions = append([]corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue, Reason: "KubeletReady", LastHeartbeatTime: now, LastTransitionTime: now}}, s.conditions...)
 	kernel := s.kernel
 	if kernel == "" {
@@ -148,9 +154,14 @@ func (g *gapWorld) deployment(ns, name string, replicas int32, labels map[string
 
 // daemonSet creates a DaemonSet with the status its controller would
 // write: desired and ready counts.
+// Like every node agent, it tolerates the taint of the test's nodes and runs
+// at system-node-critical priority, so the gaps planted are only those the
+// test names.
 func (g *gapWorld) daemonSet(ns, name string, spec corev1.PodSpec, desired, ready int32) *appsv1.DaemonSet {
 	g.t.Helper()
 	sel := map[string]string{"app": name}
+	spec.Tolerations = append(spec.Tolerations, corev1.Toleration{Key: gapsLabel, Operator: corev1.TolerationOpExists})
+	spec.PriorityClassName = "system-node-critical"
 	ds, err := g.c.AppsV1().DaemonSets(ns).Create(g.ctx, &appsv1.DaemonSet{ObjectMeta: g.meta(name, ns), Spec: appsv1.DaemonSetSpec{
 		Selector: &metav1.LabelSelector{MatchLabels: sel},
 		Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: sel}, Spec: spec},
@@ -161,6 +172,32 @@ func (g *gapWorld) daemonSet(ns, name string, spec corev1.PodSpec, desired, read
 	g.must("daemonset status", err)
 	return ds
 }
+
+// quota creates a ResourceQuota with the status its controller would write.
+func (g *gapWorld) quota(ns, name string, hard, used corev1.ResourceList) {
+	g.t.Helper()
+	q, err := g.c.CoreV1().ResourceQuotas(ns).Create(g.ctx, &corev1.ResourceQuota{ObjectMeta: g.meta(name, ns),
+		Spec: corev1.ResourceQuotaSpec{Hard: hard}}, metav1.CreateOptions{})
+	g.must("create quota", err)
+	q.Status = corev1.ResourceQuotaStatus{Hard: hard, Used: used}
+	_, err = g.c.CoreV1().ResourceQuotas(ns).UpdateStatus(g.ctx, q, metav1.UpdateOptions{})
+	g.must("quota status", err)
+}
+
+// pdb creates a PodDisruptionBudget with minAvailable and the status the
+// disruption controller would write.
+func (g *gapWorld) pdb(ns, name string, sel map[string]string, minAvailable, expected, allowed int32) {
+	g.t.Helper()
+	min := intstr.FromInt32(minAvailable)
+	p, err := g.c.PolicyV1().PodDisruptionBudgets(ns).Create(g.ctx, &policyv1.PodDisruptionBudget{ObjectMeta: g.meta(name, ns),
+		Spec: policyv1.PodDisruptionBudgetSpec{MinAvailable: &min, Selector: &metav1.LabelSelector{MatchLabels: sel}}}, metav1.CreateOptions{})
+	g.must("create pdb", err)
+	p.Status = policyv1.PodDisruptionBudgetStatus{ExpectedPods: expected, CurrentHealthy: expected, DesiredHealthy: minAvailable, DisruptionsAllowed: allowed, ObservedGeneration: p.Generation}
+	_, err = g.c.PolicyV1().PodDisruptionBudgets(ns).UpdateStatus(g.ctx, p, metav1.UpdateOptions{})
+	g.must("pdb status", err)
+}
+
+func intstrFrom(v int32) intstr.IntOrString { return intstr.FromInt32(v) }
 
 func (g *gapWorld) job(ns, name string, spec corev1.PodSpec) {
 	g.t.Helper()

@@ -242,11 +242,14 @@ var shippedCases = map[string][]checkCase{
 	},
 	"device-plugin-not-ready-on-gpu-node": {
 		{name: "one GPU node without, one with a crashing plugin", inv: newInventory(with(func(i *inventory.Inventory) {
-			i.Nodes = []inventory.Node{node("gpu-1", h100, gpus8), node("gpu-2", h100, gpus8), node("gpu-3", h100, gpus8), node("cpu-1", nil, nil)}
+			i.Nodes = []inventory.Node{node("gpu-1", h100, gpus8), node("gpu-2", h100, nil), node("gpu-3", h100, res("nvidia.com/gpu", "0")), node("cpu-1", nil, nil)}
 			ok, bad := pod("gpu-operator", "dp-1", "DaemonSet/nvidia-device-plugin", "gpu-1"), pod("gpu-operator", "dp-2", "DaemonSet/nvidia-device-plugin", "gpu-2")
 			ok.GPUComponent, bad.GPUComponent, bad.Ready = "device-plugin", "device-plugin", false
 			i.Pods = []inventory.Pod{ok, bad}
 		})), want: []string{"node/gpu-2", "node/gpu-3"}, detail: "device plugin pod gpu-operator/dp-2 (Running) is not Ready"},
+		{name: "allocatable GPUs prove a plugin whose pod is not in the read", inv: newInventory(with(func(i *inventory.Inventory) {
+			i.Nodes = []inventory.Node{node("gke-gpu-1", labels("cloud.google.com/gke-accelerator", "nvidia-l4", "nvidia.com/gpu.present", "true"), gpus8)}
+		}))},
 		{name: "every GPU node covered", inv: newInventory(with(func(i *inventory.Inventory) {
 			i.Nodes = []inventory.Node{node("gpu-1", h100, gpus8), node("cpu-1", nil, nil)}
 			p := pod("gpu-operator", "dp-1", "DaemonSet/nvidia-device-plugin", "gpu-1")

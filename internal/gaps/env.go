@@ -26,6 +26,7 @@ var (
 	podType       = cel.ObjectType("inventory.Pod")
 	nodeType      = cel.ObjectType("inventory.Node")
 	selectorType  = cel.ObjectType("inventory.LabelSelector")
+	templateType  = cel.ObjectType("inventory.PodTemplate")
 	labelsType    = cel.MapType(cel.StringType, cel.StringType)
 )
 
@@ -80,6 +81,10 @@ func newEnv() (*cel.Env, error) {
 				cel.UnaryBinding(nodeIsGPU))),
 			cel.Function("pool", cel.MemberOverload("node_pool", []*cel.Type{nodeType}, cel.StringType,
 				cel.UnaryBinding(nodePool))),
+			cel.Function("untolerated", cel.MemberOverload("template_untolerated_node", []*cel.Type{templateType, nodeType},
+				cel.ListType(cel.StringType), cel.BinaryBinding(untoleratedTaints))),
+			cel.Function("placesOn", cel.MemberOverload("template_places_on_node", []*cel.Type{templateType, nodeType},
+				cel.BoolType, cel.BinaryBinding(placesOn))),
 		)
 	})
 	return baseEnv, baseEnvErr
@@ -181,4 +186,39 @@ func NodePool(n *inventory.Node) string {
 		}
 	}
 	return ""
+}
+
+// untoleratedTaints is template.untolerated(node): the node's NoSchedule and
+// NoExecute taints that the pod template does not tolerate, as key=value:Effect,
+// with the scheduler's toleration rules (snapshot.Toleration.Tolerates).
+func untoleratedTaints(t, n ref.Val) ref.Val {
+	tmpl, err := native[inventory.PodTemplate](t)
+	if err != nil {
+		return types.NewErrFromString(err.Error())
+	}
+	node, err := native[inventory.Node](n)
+	if err != nil {
+		return types.NewErrFromString(err.Error())
+	}
+	var out []string
+	for _, taint := range snapshot.UntoleratedTaints(node.Taints, tmpl.Tolerations) {
+		out = append(out, taint.String())
+	}
+	return types.NewStringList(types.DefaultTypeAdapter, out)
+}
+
+// placesOn is template.placesOn(node): whether the template's nodeSelector
+// and required node affinity let its pods onto the node (taints aside), as
+// a DaemonSet decides which nodes to run on.
+func placesOn(t, n ref.Val) ref.Val {
+	tmpl, err := native[inventory.PodTemplate](t)
+	if err != nil {
+		return types.NewErrFromString(err.Error())
+	}
+	node, err := native[inventory.Node](n)
+	if err != nil {
+		return types.NewErrFromString(err.Error())
+	}
+	p := snapshot.Pod{NodeSelector: tmpl.NodeSelector, RequiredNodeAffinity: tmpl.NodeAffinity}
+	return types.Bool(p.MatchesNode(&snapshot.Node{Name: node.Name, Labels: node.Labels}))
 }
