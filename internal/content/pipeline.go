@@ -134,10 +134,12 @@ func (l *Loader) index(lib *library.Library) (*search.Index, error) {
 	return ix, nil
 }
 
-// loadChecks compiles the gap checks and lists their problems, including
-// citations of incidents and playbook sections lib does not have.
+// loadChecks compiles the gap checks and lists their problems: texts
+// without their Korean twin, and citations of incidents and playbook
+// sections lib does not have.
 func loadChecks(fsys fs.FS, lib *library.Library) (*gaps.Set, []library.Problem) {
 	set, problems := gaps.Load(fsys)
+	problems = append(problems, set.KoProblems()...)
 	return set, append(problems, set.Dangling(lib)...)
 }
 

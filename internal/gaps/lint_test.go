@@ -19,6 +19,9 @@ func TestShippedChecksCompile(t *testing.T) {
 	if len(set.Checks) < 15 {
 		t.Errorf("%d checks, want at least 15", len(set.Checks))
 	}
+	for _, p := range set.KoProblems() {
+		t.Error(p)
+	}
 }
 
 func TestLintRejects(t *testing.T) {
@@ -78,7 +81,7 @@ func TestLintReferences(t *testing.T) {
 		t.Fatalf("shipped checks: %v", ps)
 	}
 	fsys["checks/x.yaml"] = &fstest.MapFile{Data: []byte("id: x\ntitle: T\nseverity: low\nkinds: [nodes]\neach: nodes\ncondition: 'true'\nmessage: m\n" +
-		"incidents: [IL-0001, IL-9999]\nplaybooks: [memory#no-such-heading, nope]\nfix: f\n")}
+		"incidents: [IL-0001, IL-9999]\nplaybooks: [memory#no-such-heading, nope]\nfix: f\ntitle_ko: 티\nmessage_ko: 엠\nfix_ko: 에프\n")}
 	var got []string
 	for _, p := range Lint(fsys, loaded) {
 		got = append(got, p.String())
@@ -90,5 +93,40 @@ func TestLintReferences(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// Every check carries its Korean title, message and fix, and the Korean
+// message fills in the same placeholders as the English one.
+func TestLintKoreanTwins(t *testing.T) {
+	base := "id: %s\ntitle: T\nseverity: low\nkinds: [nodes]\neach: nodes\ncondition: 'true'\nmessage: '{count} nodes: {objects}'\nincidents: [IL-0001]\nfix: f\n"
+	check := func(id, extra string) *fstest.MapFile {
+		return &fstest.MapFile{Data: []byte(strings.ReplaceAll(base, "%s", id) + extra)}
+	}
+	fsys := fstest.MapFS{
+		"checks/complete.yaml":     check("complete", "title_ko: 티\nmessage_ko: '노드 {count}대: {objects}'\nfix_ko: 에프\n"),
+		"checks/english-only.yaml": check("english-only", ""),
+		"checks/no-fix.yaml":       check("no-fix", "title_ko: 티\nmessage_ko: '노드 {count}대: {objects}'\n"),
+		"checks/lost-objects.yaml": check("lost-objects", "title_ko: 티\nmessage_ko: '노드 {count}대'\nfix_ko: 에프\n"),
+		"checks/typo.yaml":         check("typo", "title_ko: 티\nmessage_ko: '노드 {count}대: {object}'\nfix_ko: 에프\n"),
+	}
+	set, problems := Load(fsys)
+	for _, p := range problems {
+		t.Errorf("load: %s", p)
+	}
+	var got []string
+	for _, p := range set.KoProblems() {
+		got = append(got, p.String())
+	}
+	want := []string{
+		"checks/english-only.yaml:2: check english-only: title has no title_ko",
+		"checks/english-only.yaml:7: check english-only: message has no message_ko",
+		"checks/english-only.yaml:9: check english-only: fix has no fix_ko",
+		"checks/lost-objects.yaml:11: check lost-objects: message_ko has placeholders {count}, message has {count} {objects}",
+		"checks/no-fix.yaml:9: check no-fix: fix has no fix_ko",
+		"checks/typo.yaml:11: check typo: message_ko has placeholders {count} {object}, message has {count} {objects}",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -36,9 +36,11 @@ func Load(fsys fs.FS) (*Set, []library.Problem) {
 }
 
 // Lint returns every problem of the library's checks: those Load finds,
-// and, when the library loaded, incidents and playbooks that do not exist.
+// texts without their Korean twin, and, when the library loaded, incidents
+// and playbooks that do not exist.
 func Lint(fsys fs.FS, lib *library.Library) []library.Problem {
 	set, problems := Load(fsys)
+	problems = append(problems, set.KoProblems()...)
 	problems = append(problems, set.Dangling(lib)...)
 	library.SortProblems(problems)
 	return problems
