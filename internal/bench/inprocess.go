@@ -141,6 +141,9 @@ type FTSRun struct {
 	Build       time.Duration `json:"build"`
 	Search      Latencies     `json:"search"`
 	MemAfterMix Mem           `json:"mem_after_mix"`
+	// The same for the tuned FTS5 (fts5.BuildTuned).
+	TunedBuild  time.Duration `json:"tuned_build"`
+	TunedSearch Latencies     `json:"tuned_search"`
 }
 
 // MeasureFTS builds the FTS5 baseline of the library in libDir under dir
@@ -160,13 +163,24 @@ func MeasureFTS(ctx context.Context, libDir, dir string, budget Budget) (*FTSRun
 	}
 	defer ix.Close()
 	run.Build = time.Since(start)
-	run.Search = runMix(budget, func(q Query) (int, error) {
-		res, err := ix.Search(ctx, fts5.Request{Query: q.Text, Kind: q.Kind, Filters: q.Filters, PerPage: perPage})
-		if err != nil {
-			return 0, err
-		}
-		return res.Total, nil
-	})
+	mix := func(ix *fts5.Index) Latencies {
+		return runMix(budget, func(q Query) (int, error) {
+			res, err := ix.Search(ctx, fts5.Request{Query: q.Text, Kind: q.Kind, Filters: q.Filters, PerPage: perPage})
+			if err != nil {
+				return 0, err
+			}
+			return res.Total, nil
+		})
+	}
+	run.Search = mix(ix)
+	start = time.Now()
+	tx, err := fts5.BuildTuned(ctx, filepath.Join(dir, "fts5-tuned.db"), lib)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Close()
+	run.TunedBuild = time.Since(start)
+	run.TunedSearch = mix(tx)
 	run.MemAfterMix, _ = ReadMem(0)
 	return run, nil
 }

@@ -31,6 +31,9 @@ type HTTPRun struct {
 	// does not depend on the neighbours' load.
 	ServerCPU time.Duration `json:"server_cpu"`
 	Capacity  float64       `json:"capacity"`
+	Target    string        `json:"target,omitempty"` // the issue's target, if any
+	TargetRPS float64       `json:"target_rps,omitempty"`
+	TargetP99 time.Duration `json:"target_p99,omitempty"`
 }
 
 // LoadSpec bounds one load test: how many clients, for how long, and at

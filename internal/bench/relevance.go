@@ -33,6 +33,12 @@ type Relevance struct {
 	Queries int   `json:"queries"`
 	Search  Score `json:"search"`
 	FTS5    Score `json:"fts5"`
+	Tuned   Score `json:"fts5_tuned"`
+	// The same over the Korean and mixed queries alone (any Hangul).
+	Korean       int   `json:"korean"`
+	SearchKorean Score `json:"search_korean"`
+	FTS5Korean   Score `json:"fts5_korean"`
+	TunedKorean  Score `json:"fts5_tuned_korean"`
 }
 
 // MeasureRelevance scores both engines on the library in libDir with the
@@ -60,8 +66,14 @@ func MeasureRelevance(ctx context.Context, libDir, file, dir string) (*Relevance
 		return nil, err
 	}
 	defer fx.Close()
+	tx, err := fts5.BuildTuned(ctx, filepath.Join(dir, "fts5-tuned.db"), lib)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Close()
 	rel := &Relevance{Queries: len(cases)}
-	var bleveRanks, ftsRanks []int
+	var bleveRanks, ftsRanks, tunedRanks []int
+	var koB, koF, koT []int
 	for _, c := range cases {
 		res, err := ix.Search(ctx, search.Request{Query: c.Query, PerPage: perPage})
 		if err != nil {
@@ -81,8 +93,23 @@ func MeasureRelevance(ctx context.Context, libDir, file, dir string) (*Relevance
 			ids = append(ids, h.ID)
 		}
 		ftsRanks = append(ftsRanks, rankOf(ids, c.Expect))
+		tres, err := tx.Search(ctx, fts5.Request{Query: c.Query, PerPage: perPage})
+		if err != nil {
+			return nil, fmt.Errorf("tuned fts5 %q: %w", c.Query, err)
+		}
+		ids = ids[:0]
+		for _, h := range tres.Hits {
+			ids = append(ids, h.ID)
+		}
+		tunedRanks = append(tunedRanks, rankOf(ids, c.Expect))
+		if hasHangulRune(c.Query) {
+			n := len(bleveRanks) - 1
+			koB, koF, koT = append(koB, bleveRanks[n]), append(koF, ftsRanks[n]), append(koT, tunedRanks[n])
+		}
 	}
-	rel.Search, rel.FTS5 = score(bleveRanks), score(ftsRanks)
+	rel.Search, rel.FTS5, rel.Tuned = score(bleveRanks), score(ftsRanks), score(tunedRanks)
+	rel.Korean = len(koB)
+	rel.SearchKorean, rel.FTS5Korean, rel.TunedKorean = score(koB), score(koF), score(koT)
 	return rel, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,8 +60,14 @@ type SizeRun struct {
 	Warm         []StartRun    `json:"warm"`
 	HTTP         []HTTPRun     `json:"http"`
 	MemAfterHTTP Mem           `json:"mem_after_http"`
-	Search       *SearchRun    `json:"search"`
-	FTS          *FTSRun       `json:"fts"`
+	// The query log of the HTTP tests (see BuildQueryLog) and the result
+	// cache's hit ratio over it.
+	LogQueries   int        `json:"log_queries"`
+	LogDistinct  int        `json:"log_distinct"`
+	LogRequests  int        `json:"log_requests"`
+	CacheHitRate float64    `json:"cache_hit_rate"`
+	Search       *SearchRun `json:"search"`
+	FTS          *FTSRun    `json:"fts"`
 }
 
 // Run measures every size in cfg.Sizes.
@@ -118,19 +125,39 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				srv.Stop()
 			}
 		}
-		for _, ep := range endpoints() {
-			logf("%d: HTTP %s, %d clients for %s", n, ep.name, cfg.HTTP.Clients, cfg.HTTP.Duration)
-			spec := cfg.HTTP
-			spec.ServerPid = srv.Pid()
-			hr, err := Load(ctx, ep.name, srv.Addr, ep.paths, spec)
-			if err != nil {
-				srv.Stop()
-				return nil, err
-			}
-			sr.HTTP = append(sr.HTTP, hr)
-		}
-		sr.MemAfterHTTP, _ = ReadMem(srv.Pid())
 		srv.Stop()
+		genLib, _, err := library.Load(os.DirFS(libDir))
+		if err != nil {
+			return nil, fmt.Errorf("%d incidents: load for the query log: %w", n, err)
+		}
+		ql := BuildQueryLog(genLib, DefaultLog)
+		genLib = nil
+		sr.LogQueries, sr.LogDistinct, sr.LogRequests = len(ql.Queries), ql.Distinct(), len(ql.Log)
+		for _, phase := range httpPhases(ql) {
+			env := append(append([]string(nil), cfg.ServerEnv...), phase.env...)
+			if srv, err = StartServer(ctx, cfg.Server, libDir, dataDir, env, 10*time.Minute); err != nil {
+				return nil, fmt.Errorf("%d incidents, server for the HTTP tests: %w", n, err)
+			}
+			for _, ep := range phase.endpoints {
+				logf("%d: HTTP %s, %d clients for %s", n, ep.name, cfg.HTTP.Clients, cfg.HTTP.Duration)
+				spec := cfg.HTTP
+				spec.ServerPid = srv.Pid()
+				hr, err := Load(ctx, ep.name, srv.Addr, ep.paths, spec)
+				if err != nil {
+					srv.Stop()
+					return nil, err
+				}
+				hr.Target, hr.TargetRPS, hr.TargetP99 = ep.target, ep.targetRPS, ep.targetP99
+				sr.HTTP = append(sr.HTTP, hr)
+			}
+			if phase.cached {
+				sr.CacheHitRate = cacheHitRate(srv.Addr)
+			}
+			if m, err := ReadMem(srv.Pid()); err == nil && m.HWM > sr.MemAfterHTTP.HWM {
+				sr.MemAfterHTTP = m
+			}
+			srv.Stop()
+		}
 
 		logf("%d: in-process search and classify", n)
 		sr.Search = &SearchRun{}
@@ -154,19 +181,68 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 }
 
 type endpoint struct {
-	name  string
-	paths []string
+	name      string
+	paths     []string
+	target    string        // the issue's target for this endpoint, if any
+	targetRPS float64       // ... as numbers
+	targetP99 time.Duration // 0: none
 }
 
-// endpoints are the HTTP tests: the library page, and the search page and
-// API over the query mix.
-func endpoints() []endpoint {
+// httpPhase is one server run of the HTTP tests.
+type httpPhase struct {
+	env       []string
+	cached    bool
+	endpoints []endpoint
+}
+
+// httpPhases are the HTTP tests: first with the result cache off (the
+// library page, the search page and the API over the fixed mix, and the
+// API over the query log), then with it on (the API and the page over the
+// query log), so cached and uncached figures stand side by side.
+func httpPhases(ql *QueryLog) []httpPhase {
 	var page, api []string
 	for _, q := range Mix() {
 		page = append(page, "/search?"+q.URLQuery())
 		api = append(api, "/api/search?"+q.URLQuery())
 	}
-	return []endpoint{{"/", []string{"/"}}, {"/search?q=…", page}, {"/api/search?q=…", api}}
+	return []httpPhase{
+		{env: []string{"CASEBOOK_SEARCH_CACHE_MB=0"}, endpoints: []endpoint{
+			{name: "/", paths: []string{"/"}},
+			{name: "/search?q=… (mix, uncached)", paths: page, target: "≥ 300 req/s", targetRPS: 300},
+			{name: "/api/search?q=… (mix, uncached)", paths: api, target: "≥ 600 req/s, p99 ≤ 50 ms", targetRPS: 600, targetP99: 50 * time.Millisecond},
+			{name: "/api/search?q=… (query log, uncached)", paths: ql.Paths("/api/search?"), target: "≥ 600 req/s, p99 ≤ 50 ms", targetRPS: 600, targetP99: 50 * time.Millisecond},
+		}},
+		{cached: true, endpoints: []endpoint{
+			{name: "/api/search?q=… (query log, cached)", paths: ql.Paths("/api/search?"), target: "≥ 2,000 req/s, p99 ≤ 50 ms", targetRPS: 2000, targetP99: 50 * time.Millisecond},
+			{name: "/search?q=… (query log, cached)", paths: ql.Paths("/search?"), target: "≥ 300 req/s", targetRPS: 300},
+		}},
+	}
+}
+
+// cacheHitRate reads the server's search cache counters from /metrics.
+func cacheHitRate(addr string) float64 {
+	resp, err := http.Get(addr + "/metrics")
+	if err != nil {
+		return 0
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	var hit, miss float64
+	for _, line := range strings.Split(string(body), "\n") {
+		var v float64
+		switch {
+		case strings.HasPrefix(line, `casebook_search_cache_lookups_total{result="hit"}`):
+			fmt.Sscan(strings.Fields(line)[1], &v)
+			hit = v
+		case strings.HasPrefix(line, `casebook_search_cache_lookups_total{result="miss"}`):
+			fmt.Sscan(strings.Fields(line)[1], &v)
+			miss = v
+		}
+	}
+	if hit+miss == 0 {
+		return 0
+	}
+	return hit / (hit + miss)
 }
 
 // child runs this program again with args and decodes its JSON answer into

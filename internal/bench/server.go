@@ -29,6 +29,9 @@ type Server struct {
 	tail  []string // last log lines, for errors
 	lines int
 	done  chan error
+	// stop makes Stop safe to call twice.
+	stop    sync.Once
+	stopErr error
 }
 
 // StartRun is one server start.
@@ -146,12 +149,14 @@ func (s *Server) Pid() int { return s.cmd.Process.Pid }
 
 // Stop ends the server with SIGTERM, then SIGKILL after ten seconds.
 func (s *Server) Stop() error {
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case err := <-s.done:
-		return err
-	case <-time.After(10 * time.Second):
-		_ = s.cmd.Process.Kill()
-		return <-s.done
-	}
+	s.stop.Do(func() {
+		_ = s.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case s.stopErr = <-s.done:
+		case <-time.After(10 * time.Second):
+			_ = s.cmd.Process.Kill()
+			s.stopErr = <-s.done
+		}
+	})
+	return s.stopErr
 }

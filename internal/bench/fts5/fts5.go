@@ -47,19 +47,34 @@ CREATE VIRTUAL TABLE vocab USING fts5vocab(docs_fts, 'row');
 type Index struct {
 	db    *sql.DB
 	vocab *vocabulary
+	tuned bool
 }
 
-// Build writes the library into a new database at path and opens it.
+// Build writes the library into a new database at path and opens it: the
+// plain baseline, written as a first version would be.
 func Build(ctx context.Context, path string, lib *library.Library) (*Index, error) {
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)")
+	return build(ctx, path, lib, false)
+}
+
+// BuildTuned is the baseline as an FTS5 expert writes it (see tuned.go).
+func BuildTuned(ctx context.Context, path string, lib *library.Library) (*Index, error) {
+	return build(ctx, path, lib, true)
+}
+
+func build(ctx context.Context, path string, lib *library.Library, tuned bool) (*Index, error) {
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
+	if tuned {
+		dsn += "&_pragma=cache_size(-65536)&_pragma=mmap_size(268435456)&_pragma=temp_store(MEMORY)"
+	}
+	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("fts5: %w", err)
 	}
-	if err := fill(ctx, db, lib); err != nil {
+	if err := fill(ctx, db, lib, tuned); err != nil {
 		db.Close()
 		return nil, err
 	}
-	ix := &Index{db: db}
+	ix := &Index{db: db, tuned: tuned}
 	if ix.vocab, err = loadVocabulary(ctx, db); err != nil {
 		db.Close()
 		return nil, err
@@ -70,8 +85,12 @@ func Build(ctx context.Context, path string, lib *library.Library) (*Index, erro
 // Close closes the database.
 func (ix *Index) Close() error { return ix.db.Close() }
 
-func fill(ctx context.Context, db *sql.DB, lib *library.Library) error {
-	if _, err := db.ExecContext(ctx, schema); err != nil {
+func fill(ctx context.Context, db *sql.DB, lib *library.Library, tuned bool) error {
+	ddl := schema
+	if tuned {
+		ddl = tunedSchema
+	}
+	if _, err := db.ExecContext(ctx, ddl); err != nil {
 		return fmt.Errorf("fts5: schema: %w", err)
 	}
 	tx, err := db.BeginTx(ctx, nil)
@@ -155,6 +174,11 @@ func fill(ctx context.Context, db *sql.DB, lib *library.Library) error {
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO docs_fts (docs_fts) VALUES ('optimize')`); err != nil {
 		return fmt.Errorf("fts5: optimize: %w", err)
+	}
+	if tuned {
+		if err := fillTuned(ctx, tx); err != nil {
+			return err
+		}
 	}
 	return tx.Commit()
 }

@@ -15,7 +15,13 @@ func TestSearchShippedLibrary(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	ix, err := Build(ctx, filepath.Join(t.TempDir(), "fts.db"), lib)
+	for name, build := range map[string]func(context.Context, string, *library.Library) (*Index, error){"plain": Build, "tuned": BuildTuned} {
+		t.Run(name, func(t *testing.T) { testSearch(t, ctx, build, lib) })
+	}
+}
+
+func testSearch(t *testing.T, ctx context.Context, build func(context.Context, string, *library.Library) (*Index, error), lib *library.Library) {
+	ix, err := build(ctx, filepath.Join(t.TempDir(), "fts.db"), lib)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,6 +36,7 @@ func TestSearchShippedLibrary(t *testing.T) {
 		{"typo", Request{Query: "Zalndo"}, "IL-0001"},
 		{"error string", Request{Query: "Insufficient nvidia.com/gpu"}, "pod-pending"},
 		{"filtered", Request{Query: "dns", Filters: map[library.Facet][]string{library.FacetComponent: {"coredns"}}}, "IL-0001"},
+		{"kind", Request{Query: "dns outage", Kind: "incident"}, "IL-0001"},
 		{"relaxed", Request{Query: "zalando qwertyuiopasdf"}, "IL-0001"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -38,13 +38,17 @@ type Hit struct {
 // phrase must match; when that finds nothing, any one may, as Casebook's
 // search relaxes a query that finds nothing.
 func (ix *Index) Search(ctx context.Context, r Request) (*Result, error) {
-	parts := ix.parse(r.Query)
+	parts := ix.parse(ctx, r.Query)
 	if len(parts) == 0 {
 		return &Result{Facets: map[string]map[string]int{}}, nil
 	}
-	res, err := ix.run(ctx, strings.Join(parts, " AND "), r)
+	run := ix.run
+	if ix.tuned {
+		run = ix.runTuned
+	}
+	res, err := run(ctx, strings.Join(parts, " AND "), r)
 	if err == nil && res.Total == 0 && len(parts) > 1 {
-		res, err = ix.run(ctx, strings.Join(parts, " OR "), r)
+		res, err = run(ctx, strings.Join(parts, " OR "), r)
 	}
 	return res, err
 }
@@ -141,7 +145,7 @@ func filters(match string, r Request) (string, []any) {
 // parse turns a query into FTS5 clauses: each "quoted phrase" as a phrase,
 // each word as a string (so punctuation in error messages is safe), and a
 // word the index does not hold as an OR of its nearest indexed terms.
-func (ix *Index) parse(q string) []string {
+func (ix *Index) parse(ctx context.Context, q string) []string {
 	q = strings.NewReplacer("“", `"`, "”", `"`).Replace(q)
 	var out []string
 	for i, part := range strings.Split(q, `"`) {
@@ -155,7 +159,7 @@ func (ix *Index) parse(q string) []string {
 			if !strings.ContainsFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 				continue
 			}
-			out = append(out, ix.word(w))
+			out = append(out, ix.word(ctx, w))
 		}
 	}
 	return out
@@ -166,7 +170,7 @@ func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"
 // word is the clause of one typed word: itself, or, for a word of five or
 // more letters whose stem the index does not hold, the indexed stems within
 // one edit (two from eight letters), as Casebook's fuzzy matching allows.
-func (ix *Index) word(w string) string {
+func (ix *Index) word(ctx context.Context, w string) string {
 	lw := strings.ToLower(w)
 	letters := 0
 	for _, r := range lw {
@@ -186,7 +190,12 @@ func (ix *Index) word(w string) string {
 	if letters >= 8 {
 		k = 2
 	}
-	near := ix.vocab.near(stem, k, 5)
+	var near []string
+	if ix.tuned {
+		near = ix.nearTrigram(ctx, stem, k, 5)
+	} else {
+		near = ix.vocab.near(stem, k, 5)
+	}
 	if len(near) == 0 {
 		return quote(w)
 	}
