@@ -84,7 +84,7 @@ func MeasureSearch(ctx context.Context, libDir, dataDir string, budget Budget, p
 	}
 	run.Parse = time.Since(start)
 	run.Profile = corpus.Describe(lib)
-	ix, err := search.Open(dataDir, lib)
+	ix, err := search.OpenWith(dataDir, lib, search.Options{CacheBytes: 0}) // the engine, not the cache
 	if err != nil {
 		return nil, err
 	}

@@ -8,8 +8,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/blevesearch/bleve/v2/analysis"
 	bsearch "github.com/blevesearch/bleve/v2/search"
-	"github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
 )
 
@@ -216,37 +216,138 @@ func (u *run) endWord(bit int) {
 	s.wtouched = s.wtouched[:0]
 }
 
-// phrase adds the documents holding a quoted phrase, through bleve's phrase
-// searcher on the fields that keep positions.
-func (u *run) phrase(p string, bit int) error {
-	var qs []query.Query
-	for _, field := range []string{fieldAll, fieldCode, fieldKorean} {
-		m := query.NewMatchPhraseQuery(p)
-		m.SetField(field)
-		qs = append(qs, m)
+// phrase adds the documents holding a quoted phrase in the "all", "code"
+// or Korean field. Candidates are the documents holding every token of the
+// phrase that pass keep (the filters, when given); only they have their
+// positions read, in document order, as bleve's phrase searcher would for
+// every candidate.
+func (u *run) phrase(p string, bit int, keep func(int) bool) error {
+	ix, s := u.ix, u.s
+	fields := []struct {
+		field string
+		an    analysis.Analyzer
+	}{{fieldAll, ix.english}, {fieldCode, ix.english}}
+	if hasHangul(p) {
+		fields = append(fields, struct {
+			field string
+			an    analysis.Analyzer
+		}{fieldKorean, ix.korean})
 	}
-	d := query.NewDisjunctionQuery(qs)
-	ctx := context.WithValue(u.ctx, bsearch.GetScoringModelCallbackKey,
-		bsearch.GetScoringModelCallbackFn(func() string { return index.BM25Scoring }))
-	ctx = context.WithValue(ctx, bsearch.BM25StatsKey, u.ix.bm25)
-	se, err := d.Searcher(ctx, u.r, u.ix.bleve.Mapping(), bsearch.SearcherOptions{Score: "none"})
-	if err != nil {
-		return err
-	}
-	defer se.Close()
-	sctx := &bsearch.SearchContext{DocumentMatchPool: bsearch.NewDocumentMatchPool(se.DocumentMatchPoolSize(), 0), IndexReader: u.r}
-	for {
-		dm, err := se.Next(sctx)
-		if err != nil {
-			return err
+	matched := map[int32]bool{}
+	for _, f := range fields {
+		toks := f.an.Analyze([]byte(p))
+		if len(toks) == 0 {
+			continue
 		}
-		if dm == nil {
-			break
+		var terms []string
+		seen := map[string]bool{}
+		for _, t := range toks {
+			if !seen[string(t.Term)] {
+				seen[string(t.Term)] = true
+				terms = append(terms, string(t.Term))
+			}
 		}
-		num := dm.IndexInternalID.Value()
-		sctx.DocumentMatchPool.Put(dm)
-		if num < uint64(len(u.ix.rankOf)) && u.ix.rankOf[num] >= 0 {
-			u.addWord(u.ix.rankOf[num], phraseWeight)
+		// Candidates: every distinct token present.
+		dead := false
+		for _, term := range terms {
+			tfr, err := u.r.TermFieldReader(u.ctx, []byte(term), f.field, false, false, false)
+			if err != nil {
+				return err
+			}
+			if tfr.Count() == 0 {
+				tfr.Close()
+				dead = true
+				break
+			}
+			for {
+				d, err := tfr.Next(s.tfd.Reset())
+				if err != nil {
+					tfr.Close()
+					return err
+				}
+				if d == nil {
+					break
+				}
+				u.postings++
+				num := d.ID.Value()
+				if num >= uint64(len(ix.rankOf)) || ix.rankOf[num] < 0 {
+					continue
+				}
+				rank := ix.rankOf[num]
+				if s.lcnt[rank] == 0 {
+					s.ltouched = append(s.ltouched, rank)
+				}
+				s.lcnt[rank]++
+			}
+			tfr.Close()
+		}
+		var cands []int
+		for _, rank := range s.ltouched {
+			if !dead && int(s.lcnt[rank]) == len(terms) && !matched[rank] && (keep == nil || keep(int(rank))) {
+				cands = append(cands, int(rank))
+			}
+			s.lcnt[rank] = 0
+		}
+		s.ltouched = s.ltouched[:0]
+		if len(cands) == 0 {
+			continue
+		}
+		sort.Slice(cands, func(i, j int) bool { return ix.docOf[cands[i]] < ix.docOf[cands[j]] })
+		// Positions of each token in each candidate, in lockstep.
+		readers := make([]index.TermFieldReader, len(toks))
+		for i, t := range toks {
+			tfr, err := u.r.TermFieldReader(u.ctx, t.Term, f.field, false, false, true)
+			if err != nil {
+				for _, r := range readers[:i] {
+					r.Close()
+				}
+				return err
+			}
+			readers[i] = tfr
+		}
+		type at struct{ array, pos uint64 }
+		// One TermFieldDoc per reader: scorch keeps the id of the last
+		// document a reader returned in the TermFieldDoc it filled, and
+		// compares the next target with it; a shared one made every
+		// reader restart from the first posting.
+		tfds := make([]index.TermFieldDoc, len(readers))
+		for _, rank := range cands {
+			id := ix.docID(rank)
+			sets := make([]map[at]bool, len(toks))
+			for i, r := range readers {
+				d, err := r.Advance(id, tfds[i].Reset())
+				if err != nil {
+					for _, r := range readers {
+						r.Close()
+					}
+					return err
+				}
+				set := map[at]bool{}
+				if d != nil && d.ID.Compare(id) == 0 {
+					for _, v := range d.Vectors {
+						var a uint64
+						if len(v.ArrayPositions) > 0 {
+							a = v.ArrayPositions[0]
+						}
+						set[at{a, v.Pos}] = true
+					}
+				}
+				sets[i] = set
+			}
+			for first := range sets[0] {
+				ok := true
+				for i := 1; i < len(toks) && ok; i++ {
+					ok = sets[i][at{first.array, first.pos + uint64(toks[i].Position-toks[0].Position)}]
+				}
+				if ok {
+					matched[int32(rank)] = true
+					u.addWord(int32(rank), phraseWeight)
+					break
+				}
+			}
+		}
+		for _, r := range readers {
+			r.Close()
 		}
 	}
 	u.endWord(bit)
@@ -316,7 +417,7 @@ func (sel *selector) coord(mask uint64) float64 {
 
 // match runs the plan: every word's leaves, then the phrases, leaving the
 // scores and masks in u.s.
-func (u *run) match(p *plan) error {
+func (u *run) match(p *plan, keep func(int) bool) error {
 	u.weights = make([]float64, len(p.words)+len(p.phrases))
 	for i, w := range p.words {
 		wt := 0.0
@@ -342,7 +443,7 @@ func (u *run) match(p *plan) error {
 		}
 	}
 	for j, ph := range p.phrases {
-		if err := u.phrase(ph, len(p.words)+j); err != nil {
+		if err := u.phrase(ph, len(p.words)+j, keep); err != nil {
 			return err
 		}
 		u.weights[len(p.words)+j] = phraseWeight * 3

@@ -59,7 +59,7 @@ func (ix *Index) Links(ctx context.Context, r Request) ([]TermLink, error) {
 		u := &run{ix: ix, r: rd, s: ix.getScratch(), ctx: ctx, deadline: time.Now().Add(queryTimeBox)}
 		defer ix.putScratch(u.s)
 		p := ix.plan(rd, uq)
-		if err := u.match(p); err != nil {
+		if err := u.match(p, filter.keepBase); err != nil {
 			return nil, fmt.Errorf("search: links of %q: %w", r.Query, err)
 		}
 		c := ix.gather(u, u.selector(p), p, filter, maxGraphIncidents)

@@ -94,13 +94,25 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 	}
 	defer rd.Close()
 	u := &run{ix: ix, r: rd, s: ix.getScratch(), ctx: ctx, deadline: time.Now().Add(queryTimeBox)}
-	defer ix.putScratch(u.s)
+	defer func() { ix.putScratch(u.s) }()
 	p := ix.plan(rd, uq)
-	if err := u.match(p); err != nil {
+	// Phrases are checked only in documents that pass the filters; the
+	// zero-result help, which counts results without each filter, reruns
+	// the match unfiltered.
+	if err := u.match(p, filter.keepBase); err != nil {
 		return nil, fmt.Errorf("search: %q: %w", r.Query, err)
 	}
 	sel := u.selector(p)
 	c := ix.gather(u, sel, p, filter, max(from+perPage, rescoreWindow))
+	if c.total == 0 && len(p.phrases) > 0 && len(filter.groups) > 0 {
+		ix.putScratch(u.s)
+		u = &run{ix: ix, r: rd, s: ix.getScratch(), ctx: ctx, deadline: u.deadline}
+		if err := u.match(p, nil); err != nil {
+			return nil, fmt.Errorf("search: %q: %w", r.Query, err)
+		}
+		sel = u.selector(p)
+		c = ix.gather(u, sel, p, filter, max(from+perPage, rescoreWindow))
+	}
 
 	res.Total, res.Facets, res.Partial = c.total, c.facets.result(), u.partial
 	res.Facets[facetKind] = c.kinds
