@@ -48,6 +48,9 @@ type Index struct {
 	db    *sql.DB
 	vocab *vocabulary
 	tuned bool
+	// Tuned indexes: the term table, both ways.
+	termOf map[int64][2]string
+	termID map[[2]string]int64
 }
 
 // Build writes the library into a new database at path and opens it: the
@@ -78,6 +81,12 @@ func build(ctx context.Context, path string, lib *library.Library, tuned bool) (
 	if ix.vocab, err = loadVocabulary(ctx, db); err != nil {
 		db.Close()
 		return nil, err
+	}
+	if tuned {
+		if err := ix.loadTermIDs(ctx); err != nil {
+			db.Close()
+			return nil, err
+		}
 	}
 	return ix, nil
 }

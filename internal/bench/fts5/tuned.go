@@ -16,8 +16,8 @@ import (
 //     FTS5;
 //   - the top k chosen first (rowids only), and snippet() computed for
 //     those k rows alone, not for every match before the sort;
-//   - facet counts and the total in one GROUP BY over a covering index of
-//     (doc, facet, term), joined to the matches;
+//   - facet counts and the total in one GROUP BY of integer term ids over
+//     a covering (doc, term_id) key, joined to the matches;
 //   - filters, the kind included, as "+rowid IN (SELECT doc …)": the unary
 //   - keeps the full-text plan;
 //   - typos expanded through a trigram index of the vocabulary
@@ -44,6 +44,9 @@ CREATE TABLE doc_terms (
 CREATE INDEX doc_terms_doc ON doc_terms (doc, facet, term);
 CREATE VIRTUAL TABLE vocab USING fts5vocab(docs_fts, 'row');
 CREATE VIRTUAL TABLE vocab_tri USING fts5(term, tokenize='trigram');
+CREATE TABLE terms (id INTEGER PRIMARY KEY, facet TEXT NOT NULL, term TEXT NOT NULL, UNIQUE (facet, term));
+CREATE TABLE doc_term_ids (term_id INTEGER NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY (doc, term_id)) WITHOUT ROWID;
+CREATE INDEX doc_term_ids_term ON doc_term_ids (term_id, doc);
 `
 
 // fillTuned indexes the vocabulary by trigrams and updates the planner's
@@ -51,6 +54,16 @@ CREATE VIRTUAL TABLE vocab_tri USING fts5(term, tokenize='trigram');
 func fillTuned(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO vocab_tri (term) SELECT term FROM vocab WHERE length(term) >= 4`); err != nil {
 		return fmt.Errorf("fts5: trigram vocabulary: %w", err)
+	}
+	// Facets are counted by integer term id: grouping small integers is
+	// two to three times faster than grouping (facet, term) strings.
+	for _, q := range []string{
+		`INSERT INTO terms (facet, term) SELECT DISTINCT facet, term FROM doc_terms`,
+		`INSERT INTO doc_term_ids (term_id, doc) SELECT terms.id, doc FROM doc_terms JOIN terms USING (facet, term)`,
+	} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("fts5: term ids: %w", err)
+		}
 	}
 	if _, err := tx.ExecContext(ctx, `ANALYZE`); err != nil {
 		return fmt.Errorf("fts5: analyze: %w", err)
@@ -91,7 +104,7 @@ func (ix *Index) nearTrigram(ctx context.Context, t string, k, limit int) []stri
 // runTuned answers one match expression: top k rowids by rank, snippets of
 // those, then facet counts and the total in one grouped join.
 func (ix *Index) runTuned(ctx context.Context, match string, r Request) (*Result, error) {
-	where, args := tunedFilters(match, r)
+	where, args := ix.tunedFilters(match, r)
 	perPage := r.PerPage
 	if perPage <= 0 {
 		perPage = 10
@@ -136,18 +149,20 @@ func (ix *Index) runTuned(ctx context.Context, match string, r Request) (*Result
 		rows.Close()
 	}
 	rows, err = conn.QueryContext(ctx, `
-		SELECT t.facet, t.term, COUNT(*) FROM docs_fts JOIN doc_terms t ON t.doc = docs_fts.rowid
-		WHERE `+where+` GROUP BY t.facet, t.term`, args...)
+		SELECT t.term_id, COUNT(*) FROM docs_fts JOIN doc_term_ids t ON t.doc = docs_fts.rowid
+		WHERE `+where+` GROUP BY t.term_id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("fts5: facets of %q: %w", match, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var facet, term string
+		var id int64
 		var n int
-		if err := rows.Scan(&facet, &term, &n); err != nil {
+		if err := rows.Scan(&id, &n); err != nil {
 			return nil, err
 		}
+		ft := ix.termOf[id]
+		facet, term := ft[0], ft[1]
 		if res.Facets[facet] == nil {
 			res.Facets[facet] = map[string]int{}
 		}
@@ -161,7 +176,7 @@ func (ix *Index) runTuned(ctx context.Context, match string, r Request) (*Result
 
 // tunedFilters is filters with the kind as one more term filter, so no
 // join to docs is needed to apply it.
-func tunedFilters(match string, r Request) (string, []any) {
+func (ix *Index) tunedFilters(match string, r Request) (string, []any) {
 	where := []string{"docs_fts MATCH ?"}
 	args := []any{match}
 	facets := make([]string, 0, len(r.Filters)+1)
@@ -180,11 +195,36 @@ func tunedFilters(match string, r Request) (string, []any) {
 		if len(ts) == 0 {
 			continue
 		}
-		where = append(where, "+docs_fts.rowid IN (SELECT doc FROM doc_terms WHERE facet = ? AND term IN (?"+strings.Repeat(", ?", len(ts)-1)+"))")
-		args = append(args, f)
+		var ids []any
 		for _, t := range ts {
-			args = append(args, t)
+			if id, ok := ix.termID[[2]string{f, t}]; ok {
+				ids = append(ids, id)
+			}
 		}
+		if len(ids) == 0 {
+			ids = append(ids, -1) // no document carries it
+		}
+		where = append(where, "+docs_fts.rowid IN (SELECT doc FROM doc_term_ids WHERE term_id IN (?"+strings.Repeat(", ?", len(ids)-1)+"))")
+		args = append(args, ids...)
 	}
 	return strings.Join(where, " AND "), args
+}
+
+// loadTermIDs reads the term table of a tuned index.
+func (ix *Index) loadTermIDs(ctx context.Context) error {
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, facet, term FROM terms`)
+	if err != nil {
+		return fmt.Errorf("fts5: terms: %w", err)
+	}
+	defer rows.Close()
+	ix.termOf, ix.termID = map[int64][2]string{}, map[[2]string]int64{}
+	for rows.Next() {
+		var id int64
+		var f, t string
+		if err := rows.Scan(&id, &f, &t); err != nil {
+			return err
+		}
+		ix.termOf[id], ix.termID[[2]string{f, t}] = [2]string{f, t}, id
+	}
+	return rows.Err()
 }
