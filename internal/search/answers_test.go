@@ -93,9 +93,13 @@ func TestSearchPartialMatchRanksByMatchedWords(t *testing.T) {
 // Facets, tab counts and suggestions describe the result, not the library.
 func TestSearchSuggestionsCountResult(t *testing.T) {
 	res := search(t, Request{Query: "karpenter gpu node", PerPage: MaxPerPage})
+	var hits []Hit
+	for page := 1; (page-1)*MaxPerPage < res.Total; page++ {
+		hits = append(hits, search(t, Request{Query: "karpenter gpu node", PerPage: MaxPerPage, Page: page}).Hits...)
+	}
 	for _, s := range res.SuggestedFilters {
 		n := 0
-		for _, h := range res.Hits {
+		for _, h := range hits {
 			if sharedIndex(t).facets.has(sharedIndex(t).rankByID[h.ID], string(s.Facet), s.Term) {
 				n++
 			}

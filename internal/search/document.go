@@ -133,8 +133,30 @@ func incidentDocument(tax *library.Taxonomy, in *library.Incident) *document {
 	for _, f := range []library.Facet{library.FacetCause, library.FacetComponent, library.FacetSymptom, library.FacetFactor, library.FacetDomain} {
 		d.addTerms(tax, f, in.Terms(f))
 	}
+	d.addKorean(in.TitleKo, in.SummaryKo, nil)
+	if in.Ko != nil {
+		d.addKorean("", "", in.Ko.Sections)
+	}
 	d.finish()
 	return d
+}
+
+// addKorean indexes the Korean title, summary and body. Their prose goes
+// to the Korean fields only (commands are the English file's), under the
+// same section anchors, so a Korean fragment links to its section in
+// either language.
+func (d *document) addKorean(title, summary string, secs []library.Section) {
+	d.add(fieldKoTitle, "title_ko", title)
+	d.add(fieldKoTitle, "summary_ko", summary)
+	d.add(fieldKorean, "title_ko", title)
+	d.add(fieldKorean, "summary_ko", summary)
+	for _, s := range secs {
+		prose := s.Text
+		for _, c := range s.Commands {
+			prose = strings.Replace(prose, c, " ", 1)
+		}
+		d.add(fieldKorean, "#"+s.ID, prose)
+	}
 }
 
 func playbookDocument(tax *library.Taxonomy, pb *library.Playbook) *document {
@@ -147,6 +169,9 @@ func playbookDocument(tax *library.Taxonomy, pb *library.Playbook) *document {
 	}
 	d.addTerms(tax, library.FacetSymptom, pb.Symptoms)
 	d.addTerms(tax, library.FacetComponent, pb.Components)
+	if pb.Ko != nil {
+		d.addKorean(pb.Ko.Title, pb.Ko.Summary, pb.Ko.Sections)
+	}
 	d.finish()
 	return d
 }

@@ -28,10 +28,10 @@ var fieldBoosts = []struct {
 
 const (
 	boostIdent     = 3    // an identifier typed exactly
-	boostKorean    = 1.6  // Korean prose: a Korean word is found only there
-	boostKoTitle   = 3.5  // Korean titles and summaries
-	boostLatinInKo = 0.8  // an English word inside Korean prose
-	boostGloss     = 0.7  // an English rendering of a Korean word
+	boostKorean    = 1.2  // Korean prose: a Korean word is found only there
+	boostKoTitle   = 2.5  // Korean titles and summaries
+	boostLatinInKo = 0.3  // an English word inside Korean prose
+	boostGloss     = 0.85 // an English rendering of a Korean word
 	boostFuzzy     = 0.3  // a typo match is worth less than any exact match
 	boostTerm      = 1.2  // a document classified under a term the query names
 	maxTermBoost   = 2    // ... growing with the words of the name, up to this

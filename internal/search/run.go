@@ -264,8 +264,12 @@ func (ix *Index) hit(d scored, locs bsearch.FieldTermLocationMap, doc func() *do
 	}
 	if src.incident != nil {
 		hit.Kind, hit.Title, hit.Summary = KindIncident, src.incident.Title, src.incident.Summary
+		hit.TitleKo, hit.SummaryKo = src.incident.TitleKo, src.incident.SummaryKo
 	} else {
 		hit.Kind, hit.Title, hit.Summary = KindPlaybook, src.playbook.Title, src.playbook.Summary
+		if ko := src.playbook.Ko; ko != nil {
+			hit.TitleKo, hit.SummaryKo = ko.Title, ko.Summary
+		}
 	}
 	if len(locs) > 0 && doc != nil {
 		hit.Fragments = fragments(doc(), locs)

@@ -89,11 +89,15 @@ type DropFilter struct {
 
 // Hit is one matching incident or playbook.
 type Hit struct {
-	ID      string  `json:"id"`
-	Kind    string  `json:"kind"`
-	Title   string  `json:"title"`
-	Summary string  `json:"summary"`
-	Score   float64 `json:"score"`
+	ID      string `json:"id"`
+	Kind    string `json:"kind"`
+	Title   string `json:"title"`
+	Summary string `json:"summary"`
+	// TitleKo and SummaryKo are the Korean title and summary, where the
+	// library has them.
+	TitleKo   string  `json:"title_ko,omitempty"`
+	SummaryKo string  `json:"summary_ko,omitempty"`
+	Score     float64 `json:"score"`
 	// Exact marks the document whose id the query is.
 	Exact bool `json:"exact,omitempty"`
 	// Fragments are short HTML-safe excerpts with matches wrapped in <mark>.
