@@ -43,19 +43,28 @@ func (l *Loader) build(ctx context.Context, hash string) (_ *Content, err error)
 	c.Triage, c.Checks = cat, checks
 	problems = append(append(problems, triageProblems...), checkProblems...)
 	library.SortProblems(problems)
-	// 4. The store: built from the library recording those problems, or,
-	//    when it was reopened, holding those its build recorded.
+	// 4. The search index, reopened when one was written for hash, and
+	// 5. the store, built from the library recording those problems or,
+	//    when it was reopened, holding those its build recorded. Both only
+	//    read the parsed library, so a cold load builds them at the same
+	//    time, one per core: the index alone was most of a cold load.
+	var ixErr error
+	indexed := make(chan struct{})
+	go func() {
+		defer close(indexed)
+		c.Search, ixErr = l.index(lib)
+	}()
 	if stored {
 		c.Problems, err = c.Store.Problems(ctx)
 	} else {
 		c.Problems = problems
 		c.Store, err = store.Build(ctx, l.dataDir, lib, problems)
 	}
-	if err != nil {
-		return nil, err
+	<-indexed
+	if err == nil {
+		err = ixErr
 	}
-	// 5. The search index: reopened when one was written for hash.
-	if c.Search, err = l.index(lib); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	// 6. What nearly every page draws: the whole-library graph and the

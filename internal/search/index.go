@@ -78,7 +78,7 @@ const builderBatch = 250
 // schemaVersion names the layout of the index (mapping and manifest). A
 // change to either must bump it, so that an index written by an older
 // Casebook is rebuilt rather than misread.
-const schemaVersion = 6
+const schemaVersion = 7
 
 // DirName is the directory, under the data folder, of the index of the
 // library with this content hash.

@@ -84,16 +84,22 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 		f := mapping.NewTextFieldMapping()
 		f.Analyzer = analyzer
 		f.Store, f.IncludeInAll = false, false
-		// Phrases and highlighting need positions and offsets in text.
-		// Filters, facet counts and sorting work on the library in memory,
-		// so no field needs doc values.
-		f.IncludeTermVectors, f.DocValues = analyzer != keyword.Name, false
+		// Phrases and highlighting need positions and offsets in the
+		// fields they read. Filters, facet counts and sorting work on the
+		// library in memory, so no field needs doc values.
+		f.IncludeTermVectors, f.DocValues = positionFields[name], false
 		doc.AddFieldMappingsAt(name, f)
 	}
 
 	m.DefaultMapping = doc
 	return m, m.Validate()
 }
+
+// positionFields keep term vectors (positions and offsets): the fields the
+// highlighter and the phrase check read (see leaf.positions). The others
+// only need frequencies and norms for scoring, and positions would cost
+// index build time for nothing.
+var positionFields = map[string]bool{fieldAll: true, fieldCode: true, fieldKorean: true, fieldWords: true}
 
 // analyzerOf is fieldAnalyzers, computed once.
 var analyzerOf = fieldAnalyzers()
