@@ -30,18 +30,23 @@ type Report struct {
 
 // Result is one check's outcome.
 type Result struct {
-	ID        string        `json:"id"`
-	Title     string        `json:"title"`
-	Severity  Severity      `json:"severity"`
-	Status    Status        `json:"status"`
-	Message   string        `json:"message,omitempty"`
-	Count     int           `json:"count,omitempty"`
-	Objects   []Finding     `json:"objects,omitempty"`
-	Error     string        `json:"error,omitempty"`
-	Partial   string        `json:"partial,omitempty"`
-	Incidents []string      `json:"incidents"`
-	Playbooks []string      `json:"playbooks,omitempty"`
-	Fix       string        `json:"fix"`
+	ID        string    `json:"id"`
+	Title     string    `json:"title"`
+	Severity  Severity  `json:"severity"`
+	Status    Status    `json:"status"`
+	Message   string    `json:"message,omitempty"`
+	Count     int       `json:"count,omitempty"`
+	Objects   []Finding `json:"objects,omitempty"`
+	Error     string    `json:"error,omitempty"`
+	Partial   string    `json:"partial,omitempty"`
+	Incidents []string  `json:"incidents"`
+	Playbooks []string  `json:"playbooks,omitempty"`
+	Fix       string    `json:"fix"`
+	// TitleKo, MessageKo and FixKo are the Korean twins, when the check
+	// has them; MessageKo is filled like Message.
+	TitleKo   string        `json:"title_ko,omitempty"`
+	MessageKo string        `json:"message_ko,omitempty"`
+	FixKo     string        `json:"fix_ko,omitempty"`
 	Path      string        `json:"path"`
 	Took      time.Duration `json:"tookNs"`
 }

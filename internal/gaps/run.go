@@ -75,7 +75,7 @@ func variables(inv *inventory.Inventory) map[string]any {
 
 func (c *Check) result() Result {
 	return Result{ID: c.ID, Title: c.Title, Severity: c.Severity, Incidents: c.Incidents, Playbooks: c.Playbooks,
-		Fix: c.Fix, Path: c.Path}
+		Fix: c.Fix, Path: c.Path, TitleKo: c.TitleKo, FixKo: c.FixKo}
 }
 
 func (c *Check) run(ctx context.Context, inv *inventory.Inventory, vars map[string]any, lim Limits) Result {
@@ -104,6 +104,9 @@ func (c *Check) run(ctx context.Context, inv *inventory.Inventory, vars map[stri
 		r.Status = StatusFound
 		r.Objects = found[:min(len(found), lim.MaxListed)]
 		r.Message = c.message(found)
+		if c.MessageKo != "" {
+			r.MessageKo = fillMessage(c.MessageKo, found, " 외 %d개")
+		}
 	case len(partial) > 0:
 		// Nothing found in part of the cluster proves nothing about the rest.
 		r.Status, r.Error = StatusError, "incomplete: "+r.Partial+"; raise the object limit"
@@ -228,15 +231,21 @@ func kindSlice(inv *inventory.Inventory, kind string) reflect.Value {
 
 // message fills the check's message template.
 func (c *Check) message(found []Finding) string {
+	return fillMessage(c.Message, found, " and %d more")
+}
+
+// fillMessage fills {count} and {objects} (the first five, then how many
+// more, worded by more) in a message of either language.
+func fillMessage(tmpl string, found []Finding, more string) string {
 	names := make([]string, 0, 5)
 	for _, f := range found[:min(len(found), 5)] {
 		names = append(names, f.Object)
 	}
 	objs := strings.Join(names, ", ")
 	if len(found) > 5 {
-		objs += fmt.Sprintf(" and %d more", len(found)-5)
+		objs += fmt.Sprintf(more, len(found)-5)
 	}
-	return strings.NewReplacer("{count}", fmt.Sprint(len(found)), "{objects}", objs).Replace(c.Message)
+	return strings.NewReplacer("{count}", fmt.Sprint(len(found)), "{objects}", objs).Replace(tmpl)
 }
 
 func (r *Report) sort() {

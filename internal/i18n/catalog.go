@@ -31,13 +31,16 @@ type Catalog struct {
 	bundle   *goi18n.Bundle
 	files    map[Lang]*goi18n.MessageFile
 	printers map[Lang]*Printer
+	// empty holds the ids a language leaves empty on purpose (the end of
+	// a sentence split around a link); go-i18n would fall back to English.
+	empty map[Lang]map[string]bool
 }
 
 // Load parses the catalogue files of fsys (locales/<lang>.toml).
 func Load(fsys fs.FS) (*Catalog, error) {
 	b := goi18n.NewBundle(language.English)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
-	c := &Catalog{bundle: b, files: map[Lang]*goi18n.MessageFile{}, printers: map[Lang]*Printer{}}
+	c := &Catalog{bundle: b, files: map[Lang]*goi18n.MessageFile{}, printers: map[Lang]*Printer{}, empty: map[Lang]map[string]bool{}}
 	for _, l := range Langs {
 		p := "locales/" + string(l) + ".toml"
 		src, err := fs.ReadFile(fsys, p)
@@ -49,6 +52,12 @@ func Load(fsys fs.FS) (*Catalog, error) {
 			return nil, fmt.Errorf("i18n: %s: %w", p, err)
 		}
 		c.files[l] = mf
+		c.empty[l] = map[string]bool{}
+		for _, m := range mf.Messages {
+			if m.Zero == "" && m.One == "" && m.Two == "" && m.Few == "" && m.Many == "" && m.Other == "" {
+				c.empty[l][m.ID] = true
+			}
+		}
 	}
 	for _, l := range Langs {
 		c.printers[l] = &Printer{lang: l, cat: c, loc: goi18n.NewLocalizer(b, string(l)), num: message.NewPrinter(language.Make(string(l)))}
@@ -155,6 +164,9 @@ func (p *Printer) N(id string, count int, args ...any) string {
 }
 
 func (p *Printer) localize(id string, count any, args []any) string {
+	if p.cat.empty[p.lang][id] {
+		return ""
+	}
 	data := make(map[string]string, len(args)/2)
 	for i := 0; i+1 < len(args); i += 2 {
 		k, _ := args[i].(string)

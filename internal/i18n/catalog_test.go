@@ -175,6 +175,9 @@ func TestPluralsAndPlaceholders(t *testing.T) {
 	if got := ko.T("pager.range", "from", 1, "to", 4, "total", 4); got != "4건 중 1~4번째" {
 		t.Errorf("ko pager.range = %q", got)
 	}
+	if got := ko.T("search.did_you_mean_end"); got != "" {
+		t.Errorf("an empty Korean piece must stay empty, not fall back to English: %q", got)
+	}
 	if got := en.T("no.such.key"); got != "no.such.key" {
 		t.Errorf("a missing key should come back as itself, got %q", got)
 	}

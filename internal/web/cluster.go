@@ -48,7 +48,7 @@ func newClusterUI(c ClusterConfig) *clusterUI {
 func (c *clusterUI) form(r *http.Request) *templates.ClusterForm {
 	f := &templates.ClusterForm{Enabled: c.Reader != nil, Namespaces: c.Namespaces, Namespace: r.URL.Query().Get("namespace"), Message: c.Note}
 	if f.Enabled && len(c.Namespaces) > 0 {
-		f.Message = "Namespaces you may inspect: " + strings.Join(c.Namespaces, ", ")
+		f.Message = printer(r.Context()).T("triage.cluster_namespaces", "list", strings.Join(c.Namespaces, ", "))
 	}
 	return f
 }
@@ -223,7 +223,7 @@ func (s *Server) probedWalkPage(r *http.Request, c *content.Content, cat *triage
 		}
 		if walk.Node.Probe != "" {
 			if a := prober.Probe(walk.Node.Probe); !a.Known && a.Note != "" {
-				p.Question.Unknown = "The cluster could not answer this: " + a.Note
+				p.Question.Unknown = printer(r.Context()).T("triage.cluster_unknown", "note", a.Note)
 			}
 		}
 	}
@@ -240,12 +240,13 @@ func (s *Server) renderScan(w http.ResponseWriter, r *http.Request, c *content.C
 		s.observeClusterError(err)
 		return collectErr(err)
 	}
-	p := templates.TriagePage{Chrome: s.chrome(c, "Scan of "+ns, "triage", ""), TreeTitle: "Troubled pods in " + ns, RestartHref: "/triage"}
+	pr := printer(r.Context())
+	p := templates.TriagePage{Chrome: s.chrome(c, pr.T("triage.scan_title", "namespace", ns), "triage", ""), TreeTitle: pr.T("triage.scan_heading", "namespace", ns), RestartHref: "/triage"}
 	for _, e := range sc.ReadErrors {
-		p.Notices = append(p.Notices, fmt.Sprintf("Could not read %s (%s); missing permission: %s.", e.What, e.Kind, e.Permission))
+		p.Notices = append(p.Notices, pr.T("triage.cluster_read_failed", "what", e.What, "kind", e.Kind, "permission", e.Permission))
 	}
 	if sc.Truncated {
-		p.Notices = append(p.Notices, "Only the first troubled pods were read; narrow the namespace or triage pods one by one.")
+		p.Notices = append(p.Notices, pr.T("triage.cluster_truncated"))
 	}
 	for i := range sc.Snapshots {
 		rep, err := probe.Triage(cat, &sc.Snapshots[i])
@@ -255,12 +256,12 @@ func (s *Server) renderScan(w http.ResponseWriter, r *http.Request, c *content.C
 		row := templates.ScanRow{Target: rep.Target.String(), Href: "/triage/cluster?" + url.Values{"namespace": {ns}, "pod": {targetParam(rep.Target)}}.Encode(),
 			Route: rep.Route, Diagnosis: rep.Diagnosis}
 		if rep.Ask != nil {
-			row.Diagnosis = "Needs an answer: " + rep.Ask.Text
+			row.Diagnosis = pr.T("triage.scan_ask", "question", rep.Ask.Text)
 		}
 		p.Scan = append(p.Scan, row)
 	}
 	if len(p.Scan) == 0 {
-		p.Notices = append(p.Notices, "No troubled pods (Pending, CrashLoopBackOff, OOMKilled, Evicted or not Ready) in "+ns+".")
+		p.Notices = append(p.Notices, pr.T("triage.cluster_none", "namespace", ns))
 	}
 	return render(r.Context(), w, http.StatusOK, templates.TriageView(p))
 }
@@ -375,7 +376,7 @@ func (s *Server) handleSnapshotUpload(w http.ResponseWriter, r *http.Request) er
 		}
 	}
 	if len(snaps) > 1 {
-		p.Notices = append(p.Notices, fmt.Sprintf("The file holds %d pods; this page shows the first. Use casebook triage --snapshot FILE for all of them.", len(snaps)))
+		p.Notices = append(p.Notices, printer(r.Context()).T("triage.snapshot_many", "count", len(snaps)))
 	}
 	return render(r.Context(), w, http.StatusOK, templates.TriageView(p))
 }

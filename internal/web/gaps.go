@@ -10,6 +10,7 @@ import (
 
 	"casebook/internal/content"
 	"casebook/internal/gaps"
+	"casebook/internal/i18n"
 	"casebook/web/templates"
 )
 
@@ -29,7 +30,8 @@ func (s *Server) handleGaps(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p := templates.GapsPage{Chrome: s.chrome(c, "Gap checks", "gaps", "")}
+	pr := printer(r.Context())
+	p := templates.GapsPage{Chrome: s.chrome(c, pr.T("gaps.title"), "gaps", "")}
 	if s.gaps == nil || !s.gaps.Live() {
 		return render(r.Context(), w, http.StatusOK, templates.GapsView(p))
 	}
@@ -40,10 +42,10 @@ func (s *Server) handleGaps(w http.ResponseWriter, r *http.Request) error {
 	rep, err := s.gaps.Run(r.Context())
 	if err != nil {
 		s.log.Warn("gap checks could not read the cluster", "err", err)
-		p.Error = "Could not read the cluster: " + err.Error()
+		p.Error = pr.T("gaps.read_failed", "error", err.Error())
 		return render(r.Context(), w, http.StatusOK, templates.GapsView(p))
 	}
-	fillGapsPage(&p, rep)
+	fillGapsPage(pr, &p, rep)
 	p.CachedFor = s.gaps.TTL().String()
 	return render(r.Context(), w, http.StatusOK, templates.GapsView(p))
 }
@@ -57,7 +59,8 @@ func (s *Server) handleGapsUpload(w http.ResponseWriter, r *http.Request) error 
 	if s.gaps == nil {
 		return &httpError{http.StatusServiceUnavailable, "gap checks are not available on this portal"}
 	}
-	p := templates.GapsPage{Chrome: s.chrome(c, "Gap checks", "gaps", ""), Live: s.gaps.Live()}
+	pr := printer(r.Context())
+	p := templates.GapsPage{Chrome: s.chrome(c, pr.T("gaps.title"), "gaps", ""), Live: s.gaps.Live()}
 	f, hdr, err := r.FormFile("inventory")
 	if err != nil {
 		return badRequest{"attach an inventory file (casebook gaps --save FILE) as the field \"inventory\""}
@@ -68,20 +71,31 @@ func (s *Server) handleGapsUpload(w http.ResponseWriter, r *http.Request) error 
 		p.Error = err.Error()
 		return render(r.Context(), w, http.StatusUnprocessableEntity, templates.GapsView(p))
 	}
-	fillGapsPage(&p, rep)
+	fillGapsPage(pr, &p, rep)
 	return render(r.Context(), w, http.StatusOK, templates.GapsView(p))
 }
 
 // fillGapsPage turns a report into the page's view model: findings and
 // errors grouped by severity, worst first, passed checks listed apart.
-func fillGapsPage(p *templates.GapsPage, rep *gaps.Report) {
-	p.Source, p.CollectedAt = rep.Source, rep.CollectedAt.Format("2006-01-02 15:04 MST")
+func fillGapsPage(pr *i18n.Printer, p *templates.GapsPage, rep *gaps.Report) {
+	p.Source, p.CollectedAt = rep.Source, pr.Time(rep.CollectedAt)
+	if rep.Source == "cluster" {
+		p.Source = pr.T("gaps.source_cluster")
+	}
 	if sc := rep.Scope; len(sc.Namespaces) > 0 || sc.NodeSelector != "" {
-		p.Scope = "namespaces " + orAll(strings.Join(sc.Namespaces, ", ")) + "; nodes " + orAll(sc.NodeSelector)
+		all := pr.T("gaps.scope_all")
+		ns, nodes := strings.Join(sc.Namespaces, ", "), sc.NodeSelector
+		if ns == "" {
+			ns = all
+		}
+		if nodes == "" {
+			nodes = all
+		}
+		p.Scope = pr.T("gaps.scope", "namespaces", ns, "nodes", nodes)
 	}
 	for _, res := range rep.Results {
 		if res.Status == gaps.StatusPassed {
-			p.Passed = append(p.Passed, templates.Link{Label: res.Title, Href: "#" + res.ID, Kind: res.ID})
+			p.Passed = append(p.Passed, templates.Link{Label: pr.PickText(res.Title, res.TitleKo), Href: "#" + res.ID, Kind: res.ID})
 			continue
 		}
 		if res.Status == gaps.StatusFound {
@@ -91,16 +105,23 @@ func fillGapsPage(p *templates.GapsPage, rep *gaps.Report) {
 		}
 		sev := res.Severity.String()
 		if n := len(p.Groups); n == 0 || p.Groups[n-1].Severity != sev {
-			p.Groups = append(p.Groups, templates.GapGroup{Severity: sev})
+			p.Groups = append(p.Groups, templates.GapGroup{Severity: sev, Label: severityLabel(pr, sev)})
 		}
 		g := &p.Groups[len(p.Groups)-1]
-		g.Results = append(g.Results, gapResult(res))
+		g.Results = append(g.Results, gapResult(pr, res))
 	}
 }
 
-func gapResult(res gaps.Result) templates.GapResult {
-	out := templates.GapResult{ID: res.ID, Title: res.Title, Severity: res.Severity.String(), Status: string(res.Status),
-		Message: res.Message, Error: res.Error, Partial: res.Partial, Fix: res.Fix, More: res.Count - len(res.Objects), Source: "library/" + res.Path}
+func gapResult(pr *i18n.Printer, res gaps.Result) templates.GapResult {
+	title, fbT := pr.Pick(res.Title, res.TitleKo)
+	fix, fbF := pr.Pick(res.Fix, res.FixKo)
+	msg, fbM := res.Message, false
+	if res.Message != "" {
+		msg, fbM = pr.Pick(res.Message, res.MessageKo)
+	}
+	out := templates.GapResult{ID: res.ID, Title: title, Severity: res.Severity.String(), Status: string(res.Status),
+		StatusLabel: statusLabel(pr, string(res.Status)), Message: msg, Error: res.Error, Partial: res.Partial, Fix: fix,
+		More: res.Count - len(res.Objects), Source: "library/" + res.Path, EnglishOnly: fbT || fbF || fbM}
 	for _, o := range res.Objects {
 		out.Objects = append(out.Objects, templates.GapObject{Object: o.Object, Detail: o.Detail})
 	}
@@ -126,9 +147,31 @@ func checkLinks(ctx context.Context, c *content.Content, incident string) []temp
 	return out
 }
 
-func orAll(s string) string {
-	if s == "" {
-		return "all"
+
+// severityLabel names a check's severity (critical, high, medium, low).
+func severityLabel(p *i18n.Printer, sev string) string {
+	switch sev {
+	case "critical":
+		return p.T("gaps.severity_critical")
+	case "high":
+		return p.T("gaps.severity_high")
+	case "medium":
+		return p.T("gaps.severity_medium")
+	case "low":
+		return p.T("gaps.severity_low")
 	}
-	return s
+	return sev
+}
+
+// statusLabel names a result's status (found, error, passed).
+func statusLabel(p *i18n.Printer, st string) string {
+	switch st {
+	case "found":
+		return p.T("gaps.status_found")
+	case "error":
+		return p.T("gaps.status_error")
+	case "passed":
+		return p.T("gaps.status_passed")
+	}
+	return st
 }

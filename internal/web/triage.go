@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -93,11 +94,13 @@ func treeForPlaybook(cat *triage.Catalog, playbook string) string {
 func (s *Server) renderTriageStart(w http.ResponseWriter, r *http.Request, c *content.Content, cat *triage.Catalog, paste string, result *templates.PasteView, status int) error {
 	root := cat.Root()
 	start, _ := cat.Node(root.Start)
-	p := templates.TriagePage{Chrome: s.chrome(c, "Triage", "triage", ""), TreeTitle: root.Title, Paste: paste, PasteResult: result}
+	pr := printer(r.Context())
+	p := templates.TriagePage{Chrome: s.chrome(c, pr.T("triage.title"), "triage", ""), TreeTitle: treeTitle(pr, root), Paste: paste, PasteResult: result}
 	if start != nil && !start.IsOutcome() {
-		p.StartText = start.Question
-		for _, ch := range start.Choices {
-			p.Start = append(p.Start, templates.Link{Label: ch.Label, Href: triageHref(triage.State{Tree: root.ID}.With(start.ID, ch.ID))})
+		p.StartText, _, _ = questionText(pr, start)
+		for i := range start.Choices {
+			ch := &start.Choices[i]
+			p.Start = append(p.Start, templates.Link{Label: choiceLabel(pr, ch), Href: triageHref(triage.State{Tree: root.ID}.With(start.ID, ch.ID))})
 		}
 	}
 	if s.cluster != nil {
@@ -110,34 +113,45 @@ func (s *Server) renderTriageStart(w http.ResponseWriter, r *http.Request, c *co
 // answer or the outcome. extra is evidence to show on the outcome (from a
 // cluster read).
 func (s *Server) walkPage(r *http.Request, c *content.Content, cat *triage.Catalog, walk *triage.Walk, notices []string) (templates.TriagePage, error) {
-	p := templates.TriagePage{Chrome: s.chrome(c, "Triage: "+walk.Tree.Title, "triage", ""), TreeTitle: walk.Tree.Title, Notices: notices,
+	pr := printer(r.Context())
+	title := treeTitle(pr, walk.Tree)
+	p := templates.TriagePage{Chrome: s.chrome(c, pr.T("triage.title_tree", "tree", title), "triage", ""), TreeTitle: title, Notices: notices,
 		RestartHref: "/triage"}
 	full := walk.State()
 	for i, step := range walk.Steps {
 		prefix := triage.State{Tree: full.Tree, Answers: full.Answers[:i:i]}
-		p.Crumbs = append(p.Crumbs, templates.Crumb{Question: step.Node.Question, Answer: step.Choice.Label, Source: string(step.Source),
-			Evidence: evidenceLines(step.Evidence), Note: step.Note, ChangeHref: triageHref(prefix)})
+		q, _, _ := questionText(pr, step.Node)
+		note, noteEN := stepNote(pr, step)
+		p.Crumbs = append(p.Crumbs, templates.Crumb{Question: q, Answer: choiceLabel(pr, step.Choice), Source: string(step.Source),
+			Evidence: evidenceLines(step.Evidence), Note: note, NoteEnglishOnly: noteEN, ChangeHref: triageHref(prefix)})
 	}
 	if len(walk.Steps) > 0 {
 		p.BackHref = triageHref(full.Back())
 	}
 	n := walk.Node
 	if !n.IsOutcome() {
-		qv := &templates.QuestionView{ID: n.ID, Text: n.Question, Help: n.Help, Command: n.Command}
-		for _, ch := range n.Choices {
-			qv.Answers = append(qv.Answers, templates.Link{Label: ch.Label, Href: triageHref(full.With(n.ID, ch.ID))})
+		text, help, english := questionText(pr, n)
+		qv := &templates.QuestionView{ID: n.ID, Text: text, Help: help, Command: n.Command, EnglishOnly: english}
+		for i := range n.Choices {
+			ch := &n.Choices[i]
+			qv.Answers = append(qv.Answers, templates.Link{Label: choiceLabel(pr, ch), Href: triageHref(full.With(n.ID, ch.ID))})
 		}
 		p.Question = qv
 		return p, nil
 	}
 	o := n.Outcome
-	ov := &templates.OutcomeView{Route: o.Route, Diagnosis: o.Diagnosis, Commands: o.Commands, Mitigation: o.Mitigation, Verify: o.Verify,
+	diagnosis, mitigation, verify, english := outcomeText(pr, o)
+	ov := &templates.OutcomeView{Route: o.Route, Diagnosis: diagnosis, Commands: o.Commands, Mitigation: mitigation, Verify: verify,
 		PlaybookHref: "/playbooks/" + o.Playbook + "#" + o.Section, PlaybookTitle: o.Playbook, SectionTitle: o.Section,
-		WriteupHref: "/triage/writeup?" + strings.TrimPrefix(triageHref(full), "/triage?")}
+		WriteupHref: "/triage/writeup?" + strings.TrimPrefix(triageHref(full), "/triage?"), EnglishOnly: english}
+	if pr.Lang().Korean() {
+		// The draft follows the page's language (the Korean template).
+		ov.WriteupHref += "&lang=ko"
+	}
 	ctx := r.Context()
 	if pb, err := c.Store.Playbook(ctx, o.Playbook); err == nil {
-		ov.PlaybookTitle = pb.Title
-		if t := pb.HeadingTitle(o.Section); t != "" {
+		ov.PlaybookTitle = playbookTitle(pr, pb)
+		if t := headingTitle(pr, pb, o.Section); t != "" {
 			ov.SectionTitle = t
 		}
 	}
@@ -148,7 +162,7 @@ func (s *Server) walkPage(r *http.Request, c *content.Content, cat *triage.Catal
 		return p, err
 	}
 	for _, in := range ins {
-		ov.Incidents = append(ov.Incidents, templates.Link{Label: in.ID + " " + in.Title, Href: "/incidents/" + in.ID})
+		ov.Incidents = append(ov.Incidents, templates.Link{Label: in.ID + " " + pr.PickText(in.Title, in.TitleKo), Href: "/incidents/" + in.ID})
 	}
 	for _, st := range walk.Steps {
 		ov.Evidence = append(ov.Evidence, evidenceLines(st.Evidence)...)
@@ -177,31 +191,39 @@ func (s *Server) handleTriagePaste(w http.ResponseWriter, r *http.Request) error
 	if err := r.ParseForm(); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return &httpError{http.StatusRequestEntityTooLarge, "the paste is larger than 1 MiB; paste the Events and the failing lines only"}
+			return &httpError{http.StatusRequestEntityTooLarge, printer(r.Context()).T("triage.paste_too_large")}
 		}
 		return badRequest{"could not read the form: " + err.Error()}
 	}
 	text := r.PostForm.Get("text")
 	if len(text) > triage.MaxInput {
-		return &httpError{http.StatusRequestEntityTooLarge, "the paste is larger than 1 MiB; paste the Events and the failing lines only"}
+		return &httpError{http.StatusRequestEntityTooLarge, printer(r.Context()).T("triage.paste_too_large")}
 	}
 	if strings.TrimSpace(text) == "" {
 		return s.renderTriageStart(w, r, c, cat, "", &templates.PasteView{Empty: true}, http.StatusBadRequest)
 	}
 	res := s.answerPaste(r.Context(), c, cat, text)
+	pr := printer(r.Context())
 	pv := &templates.PasteView{Empty: len(res.Routes) == 0, Weak: res.Match == triage.MatchWeak}
 	for _, rel := range res.Related {
-		pv.Related = append(pv.Related, templates.Link{Label: rel.Title, Href: rel.URL, Kind: rel.Kind})
+		pv.Related = append(pv.Related, templates.Link{Label: s.relatedTitle(r.Context(), c, rel), Href: rel.URL, Kind: rel.Kind})
 	}
 	for _, rt := range res.Routes {
-		rv := templates.RouteView{Route: rt.Route, Playbook: rt.Playbook, Href: "/playbooks/" + rt.Playbook + "#" + rt.Section,
+		pbTitle := rt.Playbook
+		if pb, err := c.Store.Playbook(r.Context(), rt.Playbook); err == nil {
+			pbTitle = playbookTitle(pr, pb)
+			if h := headingTitle(pr, pb, rt.Section); h != "" {
+				pbTitle += " — " + h
+			}
+		}
+		rv := templates.RouteView{Route: rt.Route, Playbook: pbTitle, Href: "/playbooks/" + rt.Playbook + "#" + rt.Section,
 			Confidence: int(rt.Confidence*100 + 0.5), Evidence: evidenceLines(rt.Evidence)}
 		ins, err := c.Store.IncidentsForRoute(r.Context(), rt.Route, 5)
 		if err != nil {
 			return err
 		}
 		for _, in := range ins {
-			rv.Incidents = append(rv.Incidents, templates.Link{Label: in.ID + " " + in.Title, Href: "/incidents/" + in.ID})
+			rv.Incidents = append(rv.Incidents, templates.Link{Label: in.ID + " " + pr.PickText(in.Title, in.TitleKo), Href: "/incidents/" + in.ID})
 		}
 		pv.Routes = append(pv.Routes, rv)
 	}
@@ -237,4 +259,23 @@ func furthestWalk(cat *triage.Catalog, hints map[string]triage.Answer) (triage.S
 		}
 	}
 	return best.State(), true
+}
+
+// relatedTitle is a related library entry's title in the page's language.
+func (s *Server) relatedTitle(ctx context.Context, c *content.Content, rel triage.Related) string {
+	pr := printer(ctx)
+	if !pr.Lang().Korean() {
+		return rel.Title
+	}
+	switch rel.Kind {
+	case "incident":
+		if in, err := c.Store.Incident(ctx, rel.ID); err == nil {
+			return pr.PickText(rel.Title, in.TitleKo)
+		}
+	case "playbook":
+		if pb, err := c.Store.Playbook(ctx, rel.ID); err == nil {
+			return playbookTitle(pr, pb)
+		}
+	}
+	return rel.Title
 }

@@ -64,6 +64,8 @@ type Crumb struct {
 	Evidence   []EvidenceLine
 	Note       string
 	ChangeHref string
+	// NoteEnglishOnly marks a note only the English text exists for.
+	NoteEnglishOnly bool
 }
 
 // QuestionView is the question to answer now.
@@ -74,6 +76,8 @@ type QuestionView struct {
 	Command string
 	Answers []Link
 	Unknown string // why a probe could not answer, if it tried
+	// EnglishOnly marks a question shown in English on a Korean page.
+	EnglishOnly bool
 }
 
 // OutcomeView is where the walk ends.
@@ -89,6 +93,8 @@ type OutcomeView struct {
 	Incidents     []Link
 	WriteupHref   string
 	Evidence      []EvidenceLine
+	// EnglishOnly marks an outcome shown in English on a Korean page.
+	EnglishOnly bool
 }
 
 // ClusterForm is the "read from cluster" part of the first screen.
