@@ -147,7 +147,6 @@ func checkLinks(ctx context.Context, c *content.Content, incident string) []temp
 	return out
 }
 
-
 // severityLabel names a check's severity (critical, high, medium, low).
 func severityLabel(p *i18n.Printer, sev string) string {
 	switch sev {
