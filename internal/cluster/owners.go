@@ -128,8 +128,53 @@ func (c *collection) forWorkload(ns, kind, name string) (*snapshot.Snapshot, err
 	})
 	if len(pods) > 0 {
 		sort.SliceStable(pods, func(i, j int) bool { return troubleRank(&pods[i]) > troubleRank(&pods[j]) })
+		if troubleRank(&pods[0]) > 0 {
+			return c.forPod(&pods[0]), nil
+		}
+	}
+	// Every pod that exists is healthy. The workload may still be short of
+	// pods its controller could not create (a quota, an admission webhook):
+	// its ReplicaSet's or Job's FailedCreate decides, not the healthy pods.
+	ws := c.workloadSnapshot(ns, kind, name, rsName)
+	if len(pods) > 0 && (!refusesPods(ws) || !shortOfPods(ws, len(pods))) {
 		return c.forPod(&pods[0]), nil
 	}
+	return ws, nil
+}
+
+// shortOfPods reports whether the nearest controller wants more pods than
+// exist; a Job (no replica count) is taken to want more when it refuses.
+func shortOfPods(s *snapshot.Snapshot, have int) bool {
+	for _, o := range s.Owners {
+		if o.Kind == "ReplicaSet" && o.Replicas != nil {
+			return int(*o.Replicas) > have
+		}
+	}
+	return true
+}
+
+// refusesPods reports whether a workload's controller says it could not
+// create pods: a ReplicaFailure condition or a FailedCreate event.
+func refusesPods(s *snapshot.Snapshot) bool {
+	for _, o := range s.Owners {
+		for _, cnd := range o.Conditions {
+			if cnd.Type == "ReplicaFailure" && cnd.Status == "True" {
+				return true
+			}
+		}
+	}
+	for _, e := range s.Events {
+		if e.Reason == "FailedCreate" {
+			return true
+		}
+	}
+	return false
+}
+
+// workloadSnapshot is the snapshot of a workload itself: its controller
+// chain from the newest ReplicaSet (for a Deployment), their events, and
+// the namespace's quotas.
+func (c *collection) workloadSnapshot(ns, kind, name, rsName string) *snapshot.Snapshot {
 	s := c.newSnapshot(ns, kind, name)
 	ref := &metav1.OwnerReference{Kind: kind, Name: name}
 	if rsName != "" {
@@ -142,7 +187,7 @@ func (c *collection) forWorkload(ns, kind, name string) (*snapshot.Snapshot, err
 	c.quotas(s)
 	sortEvents(s.Events)
 	s.ReadErrors = c.errs
-	return s, nil
+	return s
 }
 
 // workloadSelector reads a workload's pod selector; for a Deployment it

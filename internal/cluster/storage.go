@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"context"
+	"regexp"
+	"sort"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -124,17 +126,74 @@ func (c *collection) claims(s *snapshot.Snapshot) {
 			s.ResourceClaims = append(s.ResourceClaims, rc)
 		}
 	}
-	for name := range classes {
+	drivers := map[string]bool{}
+	for _, name := range sortedKeys(classes) {
 		var getErr error
+		dc := snapshot.DeviceClass{Name: name}
 		ok := c.read("get deviceclass "+name, perm("get", "resource.k8s.io", "deviceclasses", ""), func(ctx context.Context) error {
-			_, err := c.r.client.ResourceV1().DeviceClasses().Get(ctx, name, metav1.GetOptions{})
+			cls, err := c.r.client.ResourceV1().DeviceClasses().Get(ctx, name, metav1.GetOptions{})
 			getErr = err
-			return err
+			if err != nil {
+				return err
+			}
+			for _, sel := range cls.Spec.Selectors {
+				if sel.CEL != nil {
+					dc.Drivers = append(dc.Drivers, selectorDrivers(sel.CEL.Expression)...)
+				}
+			}
+			return nil
 		})
 		if ok || apierrors.IsNotFound(getErr) {
-			s.DeviceClasses = append(s.DeviceClasses, snapshot.DeviceClass{Name: name, Missing: !ok})
+			dc.Missing = !ok
+			s.DeviceClasses = append(s.DeviceClasses, dc)
+			for _, d := range dc.Drivers {
+				drivers[d] = true
+			}
 		}
 	}
+	for _, d := range sortedKeys(drivers) {
+		ds := snapshot.DriverSlices{Driver: d}
+		ok := c.read("list resourceslices of driver "+d, perm("list", "resource.k8s.io", "resourceslices", ""), func(ctx context.Context) error {
+			list, err := c.r.client.ResourceV1().ResourceSlices().List(ctx, metav1.ListOptions{FieldSelector: "spec.driver=" + d, Limit: 500})
+			if err != nil {
+				return err
+			}
+			nodes := map[string]bool{}
+			for _, sl := range list.Items {
+				ds.Slices++
+				ds.Devices += len(sl.Spec.Devices)
+				if sl.Spec.NodeName != nil && *sl.Spec.NodeName != "" {
+					nodes[*sl.Spec.NodeName] = true
+				}
+			}
+			ds.Nodes = sortedKeys(nodes)
+			return nil
+		})
+		if ok {
+			s.DriverSlices = append(s.DriverSlices, ds)
+		}
+	}
+}
+
+// driverInCEL finds the drivers a device class selector names, as DRA
+// drivers and their docs write it: device.driver == "gpu.nvidia.com".
+var driverInCEL = regexp.MustCompile(`device\.driver\s*==\s*['"]([^'"]+)['"]`)
+
+func selectorDrivers(expr string) []string {
+	var out []string
+	for _, m := range driverInCEL.FindAllStringSubmatch(expr, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // hasAPI asks discovery once per collection whether a group/version is

@@ -4,6 +4,7 @@ package probe
 // asks for, under the name it asks for, and whether they are healthy.
 
 import (
+	"fmt"
 	"strings"
 
 	"casebook/internal/snapshot"
@@ -40,22 +41,59 @@ func gpuAllocatable(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 	}
 	r := ext[0]
 	advertised := false
-	var missing []Evidence
+	var missing, renamed []Evidence
 	for _, n := range targetNodes(s) {
 		if n.Allocatable[r].Value() > 0 {
 			advertised = true
+		} else if other := n.GPUResources(); len(other) > 0 && snapshot.IsGPUResource(r) {
+			renamed = append(renamed, otherNameEvidence(n, r, other))
 		} else if n.IsGPUNode() {
 			missing = append(missing, Evidence{Object: nodeRef(n.Name), Field: "status.allocatable[" + r + "]",
 				Value: allocText(n, r), Message: gpuLabelText(n)})
 		}
 	}
-	if advertised {
+	switch {
+	case advertised:
 		return known("yes", r+" is advertised; pods already hold it", capacityEvidence(s, []string{r})...)
+	case len(renamed) > 0:
+		return known("other-name", "the GPU nodes advertise their GPUs under another resource name than "+r+" (MIG strategy)", renamed...)
+	case len(missing) > 0:
+		return known("no", "GPU nodes advertise no "+r, missing...)
 	}
-	if len(missing) == 0 {
+	// No node the pod may use has GPUs at all. When every node of the
+	// cluster was read, that is the answer; otherwise the person knows.
+	if _, failed := s.ReadFailed("list nodes"); failed || nobodyAdvertises(s, r) == 0 {
 		return Result{Note: "no node the pod is meant for has GPUs by label or allocatable"}
 	}
-	return known("no", "GPU nodes advertise no "+r, missing...)
+	return known("no", "no node of the cluster advertises "+r,
+		Evidence{Object: "nodes", Field: "status.allocatable[" + r + "]", Value: fmt.Sprintf("absent on all %d nodes read", len(s.Nodes)),
+			Message: "no node has GPU labels either: the cluster has no node for this pod's GPUs"})
+}
+
+// nobodyAdvertises returns how many nodes were read when none of them
+// advertises r or carries GPU labels, and 0 when some does.
+func nobodyAdvertises(s *snapshot.Snapshot, r string) int {
+	for i := range s.Nodes {
+		n := &s.Nodes[i]
+		if n.Allocatable[r].Value() > 0 || n.HasGPULabels() {
+			return 0
+		}
+	}
+	return len(s.Nodes)
+}
+
+// otherNameEvidence shows what a GPU node advertises instead of the
+// requested resource, with its MIG strategy label when it has one.
+func otherNameEvidence(n *snapshot.Node, want string, other []string) Evidence {
+	e := Evidence{Object: nodeRef(n.Name), Field: "status.allocatable", Value: strings.Join(other, ", "),
+		Message: "the pod requests " + want}
+	if st := n.Labels[snapshot.LabelMIGStrat]; st != "" {
+		e.Message += "; label " + snapshot.LabelMIGStrat + "=" + st
+	}
+	if cfg := n.Labels["nvidia.com/mig.config"]; cfg != "" {
+		e.Message += ", nvidia.com/mig.config=" + cfg
+	}
+	return e
 }
 
 // gpuNodes are the GPU nodes that matter: those the pod is meant for, or

@@ -51,7 +51,9 @@ func gpuMissing(s *snapshot.Snapshot) ([]Evidence, bool) {
 	}
 	var ev []Evidence
 	for _, n := range targetNodes(s) {
-		if !n.HasGPULabels() {
+		// A node that advertises GPUs under another name (a MIG strategy)
+		// is not missing them: the pod waits in Pending for a name.
+		if !n.HasGPULabels() || len(n.GPUResources()) > 0 {
 			continue
 		}
 		for _, r := range res {
@@ -134,7 +136,7 @@ func schedulingMessage(s *snapshot.Snapshot) (string, Evidence, bool) {
 	var best *snapshot.Event
 	for i := range s.Events {
 		e := &s.Events[i]
-		if e.Reason != "FailedScheduling" || e.Object.Kind != "Pod" || (s.Pod != nil && e.Object.Name != s.Pod.Name) {
+		if !schedulerEvent(s, e) || e.Object.Kind != "Pod" || (s.Pod != nil && e.Object.Name != s.Pod.Name) {
 			continue
 		}
 		if best == nil || e.LastTime.After(best.LastTime) {
@@ -152,14 +154,42 @@ func schedulingMessage(s *snapshot.Snapshot) (string, Evidence, bool) {
 	return "", Evidence{}, false
 }
 
+// schedulerEvent reports whether an event is a scheduler's verdict on the
+// pod: FailedScheduling from any scheduler, or the reasons other schedulers
+// use (Volcano and KAI write Unschedulable, YuniKorn PodUnschedulable) when
+// the event comes from the scheduler the pod names.
+func schedulerEvent(s *snapshot.Snapshot, e *snapshot.Event) bool {
+	if e.Reason == "FailedScheduling" {
+		return true
+	}
+	if s.Pod == nil || !thirdPartyScheduler(s.Pod) {
+		return false
+	}
+	return (e.Reason == "Unschedulable" || e.Reason == "PodUnschedulable") && e.Type == "Warning" || e.Source == s.Pod.SchedulerName && e.Reason != "Scheduled"
+}
+
+// thirdPartyScheduler reports whether the pod names a scheduler other than
+// kube-scheduler's default profile.
+func thirdPartyScheduler(p *snapshot.Pod) bool {
+	return p.SchedulerName != "" && p.SchedulerName != "default-scheduler"
+}
+
 // schedulerMessage reads the scheduler's reason through the signals
 // catalogue and backs it with what the snapshot shows about the nodes.
 func schedulerMessage(s *snapshot.Snapshot, cat *triage.Catalog) Result {
 	if s.Pod == nil {
 		o, c, ok := ownerFailure(s)
 		if ok && strings.Contains(c.Message, "exceeded quota") {
-			return known("quota", "the API server refused the pod: the namespace's quota is used up",
-				append([]Evidence{{Object: o, Field: "status.conditions[ReplicaFailure]", Message: c.Message}}, quotaEvidence(s, c.Message)...)...)
+			ev := []Evidence{{Object: o, Field: "status.conditions[ReplicaFailure]", Message: c.Message}}
+			for _, ow := range s.Owners {
+				if ow.Replicas != nil {
+					ev = append(ev, Evidence{Object: snapshot.ObjectRef{Kind: ow.Kind, Namespace: ow.Namespace, Name: ow.Name}.String(),
+						Field: "replicas", Value: fmt.Sprintf("%d wanted, %d ready", *ow.Replicas, ow.ReadyReplicas),
+						Message: "the pods that exist are healthy; the missing ones were refused"})
+					break
+				}
+			}
+			return known("quota", "the API server refused the pod: the namespace's quota is used up", append(ev, quotaEvidence(s, c.Message)...)...)
 		}
 		return unknown(s, "no pod and no controller failure to read", "get pod", "list events")
 	}
@@ -168,8 +198,19 @@ func schedulerMessage(s *snapshot.Snapshot, cat *triage.Catalog) Result {
 			Evidence{Object: podRef(s), Field: "spec.nodeName", Value: s.Pod.NodeName})
 	}
 	msg, ev, ok := schedulingMessage(s)
+	if !ok && thirdPartyScheduler(s.Pod) {
+		// Nothing from the scheduler the pod waits for: when it runs, it
+		// says why it cannot place the pod; silence means it does not run,
+		// or does not watch this namespace or queue.
+		name := s.Pod.SchedulerName
+		return Result{Note: fmt.Sprintf("the pod waits for scheduler %q, which has recorded no event for it: check that %s runs and watches this namespace (kubectl get pods -A | grep %s)", name, name, name),
+			Evidence: []Evidence{{Object: podRef(s), Field: "spec.schedulerName", Value: name, Message: "no event from " + name + " and no PodScheduled message"}}}
+	}
 	if !ok {
 		return unknown(s, "no FailedScheduling event or PodScheduled message yet", "list events")
+	}
+	if thirdPartyScheduler(s.Pod) {
+		ev.Message = s.Pod.SchedulerName + ": " + ev.Message
 	}
 	value, note := pendingReason(s, msg, cat)
 	if value == "" {

@@ -201,6 +201,28 @@ func claimEvidence(s *snapshot.Snapshot) []Evidence {
 	for _, d := range s.DeviceClasses {
 		if d.Missing {
 			ev = append(ev, Evidence{Object: "deviceclass/" + d.Name, Message: "does not exist"})
+			continue
+		}
+		if len(d.Drivers) > 0 {
+			ev = append(ev, Evidence{Object: "deviceclass/" + d.Name, Field: "driver", Value: strings.Join(d.Drivers, ", ")})
+		}
+	}
+	for _, ds := range s.DriverSlices {
+		obj := "resourceslices of driver " + ds.Driver
+		switch {
+		case ds.Slices == 0:
+			ev = append(ev, Evidence{Object: obj, Value: "none",
+				Message: "the driver publishes no devices: its kubelet plugin runs on no node, so no claim for its devices can be allocated"})
+		case ds.Devices == 0:
+			ev = append(ev, Evidence{Object: obj, Value: fmt.Sprintf("%d slices, 0 devices", ds.Slices), Message: "the driver's slices list no device"})
+		default:
+			ev = append(ev, Evidence{Object: obj, Value: fmt.Sprintf("%d devices in %d slices on %d nodes", ds.Devices, ds.Slices, len(ds.Nodes)),
+				Message: "devices exist; the claim's selectors or constraints, or devices already allocated, rule them out"})
+		}
+	}
+	if len(s.DriverSlices) == 0 && len(s.DeviceClasses) > 0 {
+		if e, ok := s.ReadFailed("list resourceslices"); ok {
+			ev = append(ev, Evidence{Object: "resourceslices", Message: "could not read the drivers' ResourceSlices: needs " + e.Permission.String()})
 		}
 	}
 	return ev

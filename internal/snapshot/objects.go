@@ -109,6 +109,20 @@ type DeviceRequest struct {
 type DeviceClass struct {
 	Name    string `json:"name"`
 	Missing bool   `json:"missing,omitempty"`
+	// Drivers are the DRA drivers its selectors name
+	// (device.driver == "gpu.nvidia.com"); empty when they name none.
+	Drivers []string `json:"drivers,omitempty"`
+}
+
+// DriverSlices sums up the ResourceSlices one DRA driver publishes: where
+// its kubelet plugin runs and how many devices it offers. A driver with
+// none has no plugin running, and no claim for its devices can be
+// allocated.
+type DriverSlices struct {
+	Driver  string   `json:"driver"`
+	Slices  int      `json:"slices"`
+	Devices int      `json:"devices"`
+	Nodes   []string `json:"nodes,omitempty"`
 }
 
 // DaemonSet is an NVIDIA GPU stack DaemonSet (driver, container toolkit,

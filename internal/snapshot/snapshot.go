@@ -38,11 +38,14 @@ type Snapshot struct {
 	StorageClasses []StorageClass  `json:"storageClasses,omitempty"`
 	ResourceClaims []ResourceClaim `json:"resourceClaims,omitempty"`
 	DeviceClasses  []DeviceClass   `json:"deviceClasses,omitempty"`
-	DaemonSets     []DaemonSet     `json:"gpuDaemonSets,omitempty"`
-	ClusterPolicy  *ClusterPolicy  `json:"clusterPolicy,omitempty"`
-	Logs           []ContainerLog  `json:"logs,omitempty"`
-	APIs           map[string]bool `json:"apis,omitempty"`
-	ReadErrors     []ReadError     `json:"readErrors,omitempty"`
+	// DriverSlices, per driver the device classes name, what its
+	// ResourceSlices offer.
+	DriverSlices  []DriverSlices  `json:"driverSlices,omitempty"`
+	DaemonSets    []DaemonSet     `json:"gpuDaemonSets,omitempty"`
+	ClusterPolicy *ClusterPolicy  `json:"clusterPolicy,omitempty"`
+	Logs          []ContainerLog  `json:"logs,omitempty"`
+	APIs          map[string]bool `json:"apis,omitempty"`
+	ReadErrors    []ReadError     `json:"readErrors,omitempty"`
 }
 
 // Target names what was asked about: a pod, or a workload (kind and name)

@@ -94,7 +94,8 @@ var Probes = []ProbeSpec{
 		Meaning: "Whether the nodes the pod targets advertise the extended resource it requests (for example nvidia.com/gpu) in status.allocatable.",
 		Values: []ProbeValue{
 			{"yes", "The resource is advertised (non-zero) on the targeted nodes; it is used up by other pods."},
-			{"no", "The resource is missing or zero on nodes that have GPUs (labels nvidia.com/gpu.present or pci-10de)."},
+			{"no", "The resource is missing or zero on nodes that have GPUs (labels nvidia.com/gpu.present or pci-10de), or no node of the cluster has it at all."},
+			{"other-name", "The GPU nodes advertise their GPUs under another resource name (nvidia.com/gpu against nvidia.com/mig-<profile>): a MIG strategy or layout the pod does not match."},
 			{"not-gpu", "The pod is short of cpu, memory, ephemeral-storage or pods, not of an extended resource."},
 		},
 	},
