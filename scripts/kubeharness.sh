@@ -3,8 +3,10 @@
 # cluster reader's tests. See test/kubeharness/README.md.
 #
 #   scripts/kubeharness.sh build         build or reuse the cached binary, print its path
-#   scripts/kubeharness.sh start [DIR]   start it in the background, wait until ready,
-#                                        print the admin kubeconfig path (DIR defaults to a temp dir)
+#   scripts/kubeharness.sh start [--with-controllers] [DIR]
+#                                        start it in the background, wait until ready,
+#                                        print the admin kubeconfig path (DIR defaults to a temp dir);
+#                                        --with-controllers also runs kube-controller-manager
 #   scripts/kubeharness.sh stop [DIR]    stop the instance started in DIR (default: the last one started)
 set -euo pipefail
 
@@ -45,12 +47,16 @@ build() {
 }
 
 start() {
-	local bin dir
+	local bin dir flags=()
+	if [[ "${1:-}" == "--with-controllers" ]]; then
+		flags+=(--with-controllers)
+		shift
+	fi
 	bin="$(build)"
 	dir="${1:-$(mktemp -d "${TMPDIR:-/tmp}/kubeharness.XXXXXX")}"
 	mkdir -p "$dir"
 	rm -f "$dir/ready"
-	nohup "$bin" --dir "$dir" >"$dir/harness.log" 2>&1 &
+	nohup "$bin" --dir "$dir" "${flags[@]}" >"$dir/harness.log" 2>&1 &
 	echo $! >"$dir/pid"
 	mkdir -p "$cache_root"
 	echo "$dir" >"$cache_root/last-dir"
@@ -92,5 +98,5 @@ case "${1:-start}" in
 build) build ;;
 start) shift || true; start "$@" ;;
 stop) shift; stop "$@" ;;
-*) echo "usage: $0 build | start [DIR] | stop [DIR]" >&2; exit 2 ;;
+*) echo "usage: $0 build | start [--with-controllers] [DIR] | stop [DIR]" >&2; exit 2 ;;
 esac

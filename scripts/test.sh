@@ -1,19 +1,35 @@
 #!/usr/bin/env bash
 # Runs the Go test suite. When the live-cluster harness can be built (see
-# test/kubeharness), it is started once for the run and its kubeconfig is
-# passed to the tests through CASEBOOK_KUBEHARNESS_KUBECONFIG.
+# test/kubeharness), two instances are started for the run: one without
+# controllers, whose tests write what controllers would
+# (CASEBOOK_KUBEHARNESS_KUBECONFIG), and one running kube-controller-manager,
+# where workloads create their own pods
+# (CASEBOOK_KUBEHARNESS_CONTROLLERS_KUBECONFIG).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cleanup() { :; }
+started=()
+cleanup() {
+  for k in "${started[@]}"; do scripts/kubeharness.sh stop "$k" || true; done
+}
 trap 'cleanup' EXIT
 
-if [ -z "${CASEBOOK_KUBEHARNESS_KUBECONFIG:-}" ] && [ -x scripts/kubeharness.sh ] && [ "${CASEBOOK_SKIP_KUBEHARNESS:-}" != "1" ]; then
-  if out=$(scripts/kubeharness.sh start); then
-    export CASEBOOK_KUBEHARNESS_KUBECONFIG="$out"
-    cleanup() { scripts/kubeharness.sh stop "$CASEBOOK_KUBEHARNESS_KUBECONFIG" || true; }
-  else
-    echo "kube harness unavailable; live-cluster tests will skip (or fail under CI=true)" >&2
+if [ -x scripts/kubeharness.sh ] && [ "${CASEBOOK_SKIP_KUBEHARNESS:-}" != "1" ]; then
+  if [ -z "${CASEBOOK_KUBEHARNESS_KUBECONFIG:-}" ]; then
+    if out=$(scripts/kubeharness.sh start); then
+      export CASEBOOK_KUBEHARNESS_KUBECONFIG="$out"
+      started+=("$out")
+    else
+      echo "kube harness unavailable; live-cluster tests will skip (or fail under CI=true)" >&2
+    fi
+  fi
+  if [ -z "${CASEBOOK_KUBEHARNESS_CONTROLLERS_KUBECONFIG:-}" ]; then
+    if out=$(scripts/kubeharness.sh start --with-controllers); then
+      export CASEBOOK_KUBEHARNESS_CONTROLLERS_KUBECONFIG="$out"
+      started+=("$out")
+    else
+      echo "kube harness with controllers unavailable; its tests will skip (or fail under CI=true)" >&2
+    fi
   fi
 fi
 

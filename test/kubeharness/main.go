@@ -1,7 +1,8 @@
 // Command kubeharness runs a real, single-process Kubernetes control plane
-// (embedded etcd, kube-apiserver and kube-scheduler, no kubelet and no
-// controller-manager) so that Casebook's cluster reader is tested against the
-// same API server, admission and scheduler messages that operators see.
+// (embedded etcd, kube-apiserver and kube-scheduler, no kubelet; with
+// --with-controllers also kube-controller-manager, so workloads create their
+// pods) so that Casebook's cluster reader is tested against the same API
+// server, admission, scheduler and controller messages that operators see.
 //
 // It writes DIR/admin.kubeconfig, DIR/audit.log and, once everything answers,
 // DIR/ready; it runs until it gets SIGINT or SIGTERM.
@@ -20,6 +21,8 @@ import (
 
 func main() {
 	dir := flag.String("dir", "", "state directory (etcd data, certificates, kubeconfig, ready file); required")
+	withControllers := flag.Bool("with-controllers", false, "also run kube-controller-manager (see --controllers)")
+	controllers := flag.String("controllers", DefaultControllers, "the controllers kube-controller-manager runs with --with-controllers")
 	flag.Parse()
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "kubeharness: --dir is required")
@@ -29,13 +32,19 @@ func main() {
 	// signal handler, and a second one panics, so neither command is used.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *dir); err != nil {
+	cm := ""
+	if *withControllers {
+		cm = *controllers
+	}
+	if err := run(ctx, *dir, cm); err != nil {
 		fmt.Fprintln(os.Stderr, "kubeharness:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, dir string) error {
+// run starts the control plane in dir; controllers, when not empty, is the
+// --controllers list of a kube-controller-manager started beside it.
+func run(ctx context.Context, dir, controllers string) error {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return err
@@ -74,6 +83,13 @@ func run(ctx context.Context, dir string) error {
 		return fmt.Errorf("kube-scheduler: %w", err)
 	}
 
+	var cmErrs <-chan error
+	if controllers != "" {
+		if cmErrs, err = startControllerManager(ctx, kubeconfig, controllers); err != nil {
+			return fmt.Errorf("kube-controller-manager: %w", err)
+		}
+	}
+
 	if err := os.WriteFile(ready, []byte(kubeconfig+"\n"), 0o600); err != nil {
 		return err
 	}
@@ -87,5 +103,7 @@ func run(ctx context.Context, dir string) error {
 		return fmt.Errorf("kube-apiserver stopped: %v", err)
 	case err := <-schedErrs:
 		return fmt.Errorf("kube-scheduler stopped: %v", err)
+	case err := <-cmErrs:
+		return fmt.Errorf("kube-controller-manager stopped: %v", err)
 	}
 }
