@@ -16,8 +16,9 @@ import (
 // compute PodDisruptionBudget status. The node lifecycle controller is left
 // out on purpose: without a kubelet it would mark every node NotReady and
 // evict the pods the tests placed there; tests write node status instead.
-const DefaultControllers = "deployment,replicaset,statefulset,daemonset,job,cronjob," +
-	"resourcequota,resourceclaim,disruption,garbagecollector,namespace"
+const DefaultControllers = "deployment-controller,replicaset-controller,statefulset-controller," +
+	"daemonset-controller,job-controller,cronjob-controller,resourcequota-controller," +
+	"resourceclaim-controller,disruption-controller,garbage-collector-controller,namespace-controller"
 
 // startControllerManager runs kube-controller-manager in this process with
 // the given controllers (a --controllers list), against the harness API
