@@ -160,6 +160,9 @@ func checkReport(t *testing.T, rep *probe.Report, sc scenario) {
 	}
 	if rep.Ask != nil {
 		text.WriteString("ask " + rep.Ask.Question + ": " + rep.Ask.Why + "\n")
+		for _, e := range rep.Ask.Evidence {
+			text.WriteString("  " + e.String() + "\n")
+		}
 	}
 	if sc.wantRoute != "" && rep.Route != sc.wantRoute {
 		t.Fatalf("route %q, want %q\n%s", rep.Route, sc.wantRoute, text.String())

@@ -15,6 +15,7 @@ type scenario struct {
 	wantRoute string // "" when triage must stop at wantAsk
 	wantAsk   string
 	evidence  []string
+	file      string // fixture name when the snapshot is saved
 }
 
 const gpu = corev1.ResourceName("nvidia.com/gpu")

@@ -45,9 +45,9 @@ func gpuAllocatable(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 	for _, n := range targetNodes(s) {
 		if n.Allocatable[r].Value() > 0 {
 			advertised = true
-		} else if other := n.GPUResources(); len(other) > 0 && snapshot.IsGPUResource(r) {
+		} else if other := sameVendor(n.GPUResources(), r); len(other) > 0 && snapshot.IsGPUResource(r) {
 			renamed = append(renamed, otherNameEvidence(n, r, other))
-		} else if n.IsGPUNode() {
+		} else if vendorNode(n, r) {
 			missing = append(missing, Evidence{Object: nodeRef(n.Name), Field: "status.allocatable[" + r + "]",
 				Value: allocText(n, r), Message: gpuLabelText(n)})
 		}
@@ -75,11 +75,39 @@ func gpuAllocatable(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 func nobodyAdvertises(s *snapshot.Snapshot, r string) int {
 	for i := range s.Nodes {
 		n := &s.Nodes[i]
-		if n.Allocatable[r].Value() > 0 || n.HasGPULabels() {
+		if n.Allocatable[r].Value() > 0 || vendorNode(n, r) {
 			return 0
 		}
 	}
 	return len(s.Nodes)
+}
+
+// vendor is the domain of an extended resource name: nvidia.com for
+// nvidia.com/mig-1g.10gb.
+func vendor(r string) string {
+	d, _, _ := strings.Cut(r, "/")
+	return d
+}
+
+// sameVendor keeps the resource names of r's vendor: an AMD request is
+// not a MIG mismatch on an NVIDIA node.
+func sameVendor(names []string, r string) []string {
+	var out []string
+	for _, n := range names {
+		if vendor(n) == vendor(r) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// vendorNode reports whether a node has GPUs of r's vendor, by its
+// allocatable or, for NVIDIA, by its GPU labels.
+func vendorNode(n *snapshot.Node, r string) bool {
+	if len(sameVendor(n.GPUResources(), r)) > 0 {
+		return true
+	}
+	return vendor(r) == "nvidia.com" && n.HasGPULabels()
 }
 
 // otherNameEvidence shows what a GPU node advertises instead of the

@@ -39,12 +39,14 @@ type ReportStep struct {
 // ReportAsk is the question the walk stopped at, with why the cluster
 // could not answer it.
 type ReportAsk struct {
-	Question string   `json:"question"`
-	Text     string   `json:"text"`
-	Command  string   `json:"command,omitempty"`
-	Probe    string   `json:"probe,omitempty"`
-	Why      string   `json:"why,omitempty"`
-	Choices  []string `json:"choices"`
+	Question string `json:"question"`
+	Text     string `json:"text"`
+	Command  string `json:"command,omitempty"`
+	Probe    string `json:"probe,omitempty"`
+	Why      string `json:"why,omitempty"`
+	// Evidence is what the probe saw although it could not decide.
+	Evidence []Evidence `json:"evidence,omitempty"`
+	Choices  []string   `json:"choices"`
 }
 
 // Triage walks the catalogue from its root chooser with the snapshot
@@ -72,7 +74,9 @@ func Triage(cat *triage.Catalog, s *snapshot.Snapshot) (*Report, error) {
 	} else {
 		ask := &ReportAsk{Question: n.ID, Text: n.Question, Command: n.Command, Probe: n.Probe}
 		if n.Probe != "" {
-			ask.Why = p.Probe(n.Probe).Note
+			p.Probe(n.Probe)
+			res := p.Results[n.Probe]
+			ask.Why, ask.Evidence = res.Note, res.Evidence
 		}
 		for _, ch := range n.Choices {
 			ask.Choices = append(ask.Choices, ch.ID+": "+ch.Label)
