@@ -149,9 +149,32 @@ func (w *world) buildWithControllers() []scenario {
 	w.deployment(ns, "yk", 1, corev1.PodSpec{SchedulerName: "yunikorn",
 		Containers: []corev1.Container{{Name: "main", Image: "registry.example/yk:1"}}})
 	yk := w.waitPods(ns, "app=yk", 1)[0]
-	w.schedulerEvent(ns, yk, "yunikorn", "PodUnschedulable", "Task "+ns+"/"+yk+" is skipped from scheduling because the queue quota has been exceed")
+	w.recordEvent(ns, yk, "yunikorn", "PodUnschedulable", "Task "+ns+"/"+yk+" is skipped from scheduling because the queue quota has been exceed")
 	out = append(out, scenario{name: "third-party scheduler reports its reason", file: "scheduler-yunikorn.json", ns: ns, target: "deployment/yk",
 		wantRoute: "pending/resource-quota", evidence: []string{"yunikorn: Task", "queue quota has been exceed"}})
+
+	// A liveness probe that kills a slow server: the kubelet's events.
+	w.node("cp1", nodeSpec{pool: "probes"})
+	w.deployment(ns, "slow", 1, corev1.PodSpec{NodeSelector: map[string]string{poolLabel: w.name("probes")},
+		Containers: []corev1.Container{{Name: "api", Image: "registry.example/slow:1"}}})
+	slow := w.waitPods(ns, "app=slow", 1)[0]
+	w.waitBound(ns, slow)
+	w.running(ns, slow)
+	w.recordEvent(ns, slow, "kubelet", "Unhealthy", `Liveness probe failed: Get "http://10.244.3.18:8080/healthz": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`)
+	w.recordEvent(ns, slow, "kubelet", "Killing", "Container api failed liveness probe, will be restarted")
+	out = append(out, scenario{name: "liveness probe kills the container", file: "probe-liveness.json", ns: ns, target: "deployment/slow",
+		wantRoute: "pod/probe-failure", evidence: []string{"failed liveness probe, will be restarted"}})
+
+	// A pod on a node whose kubelet stopped reporting.
+	down := w.node("down", nodeSpec{pool: "down"})
+	w.deployment(ns, "stuck", 1, corev1.PodSpec{NodeSelector: map[string]string{poolLabel: w.name("down")},
+		Containers: []corev1.Container{{Name: "main", Image: "registry.example/stuck:1"}}})
+	stuck := w.waitPods(ns, "app=stuck", 1)[0]
+	w.waitBound(ns, stuck)
+	w.running(ns, stuck)
+	w.nodeUnknown(down.Name)
+	out = append(out, scenario{name: "pod on a node that stopped reporting", file: "node-unknown.json", ns: ns, target: "deployment/stuck",
+		wantRoute: "node/not-ready", evidence: []string{"Kubelet stopped posting node status."}})
 
 	// DRA: a claim from a template, for a class whose driver publishes no
 	// ResourceSlice, so the scheduler cannot allocate it.
@@ -246,9 +269,9 @@ func (w *world) waitFailedCreate(ns string, d *appsv1.Deployment) {
 	})
 }
 
-// schedulerEvent records a scheduler's verdict on a pod as that
-// scheduler writes it.
-func (w *world) schedulerEvent(ns, pod, source, reason, msg string) {
+// recordEvent records an event about a pod as its source (a scheduler,
+// the kubelet) writes it.
+func (w *world) recordEvent(ns, pod, source, reason, msg string) {
 	w.t.Helper()
 	p, err := w.c.CoreV1().Pods(ns).Get(w.ctx, pod, metav1.GetOptions{})
 	if err != nil {
@@ -262,6 +285,25 @@ func (w *world) schedulerEvent(ns, pod, source, reason, msg string) {
 		FirstTimestamp: now, LastTimestamp: now, Count: 1,
 	}, metav1.CreateOptions{})
 	if err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// nodeUnknown writes what the node lifecycle controller writes when a
+// kubelet stops posting status.
+func (w *world) nodeUnknown(name string) {
+	w.t.Helper()
+	n, err := w.c.CoreV1().Nodes().Get(w.ctx, name, metav1.GetOptions{})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	for i, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			n.Status.Conditions[i].Status, n.Status.Conditions[i].Reason, n.Status.Conditions[i].Message =
+				corev1.ConditionUnknown, "NodeStatusUnknown", "Kubelet stopped posting node status."
+		}
+	}
+	if _, err := w.c.CoreV1().Nodes().UpdateStatus(w.ctx, n, metav1.UpdateOptions{}); err != nil {
 		w.t.Fatal(err)
 	}
 }

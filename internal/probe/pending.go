@@ -21,8 +21,23 @@ func podSymptom(s *snapshot.Snapshot, cat *triage.Catalog) Result {
 		}
 		return unknown(s, "the pod was not read", "get pod", "get "+strings.ToLower(s.Target.Kind))
 	}
+	if ev, ok := nodeNotReady(s); ok && p.Phase != "Pending" {
+		// A pod on a NotReady node keeps its last status: the node is the
+		// problem, whatever the pod shows.
+		return known("node-not-ready", "the pod's node is not Ready", ev...)
+	}
+	readiness, liveness, startup := probeEvents(s)
+	if len(liveness)+len(startup) > 0 {
+		return known("probe-failure", "the kubelet kills the container on failed liveness or startup probes", first(append(startup, liveness...), 2)...)
+	}
 	if ev, ok := restartEvidence(s); ok {
 		return known("restarts", "the pod restarted, crashed, was OOMKilled or evicted", ev...)
+	}
+	if p.Phase == "Running" && len(readiness) > 0 {
+		if c, ok := snapshot.FindCondition(p.Conditions, "Ready"); ok && c.Status != "True" {
+			return known("probe-failure", "the pod runs but its readiness probe fails",
+				append([]Evidence{{Object: podRef(s), Field: "status.conditions[Ready]", Value: c.Status}}, first(readiness, 2)...)...)
+		}
 	}
 	if p.Phase != "Pending" {
 		return Result{Note: fmt.Sprintf("the pod is %s without restarts; if it is slow, say so", p.Phase)}

@@ -64,17 +64,19 @@ type probeFunc func(s *snapshot.Snapshot, cat *triage.Catalog) Result
 // probes implements the names published in triage.Probes. Names missing
 // here (metrics and logs a snapshot does not carry) answer unknown.
 var probes = map[string]probeFunc{
-	"pod-symptom":         podSymptom,
-	"scheduler-message":   schedulerMessage,
-	"preemption-expected": preemptionExpected,
-	"gpu-allocatable":     gpuAllocatable,
-	"gpu-driver":          gpuDriver,
-	"gpu-toolkit":         gpuToolkit,
-	"device-plugin":       devicePlugin,
-	"gpu-resource-name":   gpuResourceName,
-	"gpu-node-health":     gpuNodeHealth,
-	"container-state":     containerState,
-	"previous-log":        previousLog,
+	"pod-symptom":          podSymptom,
+	"scheduler-message":    schedulerMessage,
+	"preemption-expected":  preemptionExpected,
+	"gpu-allocatable":      gpuAllocatable,
+	"gpu-driver":           gpuDriver,
+	"gpu-toolkit":          gpuToolkit,
+	"device-plugin":        devicePlugin,
+	"gpu-resource-name":    gpuResourceName,
+	"gpu-node-health":      gpuNodeHealth,
+	"container-state":      containerState,
+	"previous-log":         previousLog,
+	"node-ready-condition": nodeReadyCondition,
+	"probe-failure":        probeFailure,
 }
 
 // ProbeNames lists the probes a snapshot can answer, sorted.

@@ -103,6 +103,9 @@ func containerState(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 // previousLog classifies the previous container's log with the signals
 // catalogue. Logs are only read with the ReadLogs option.
 func previousLog(s *snapshot.Snapshot, cat *triage.Catalog) Result {
+	if _, liveness, startup := probeEvents(s); len(liveness)+len(startup) > 0 {
+		return known("probe", "the kubelet killed the container on a failed probe", first(append(startup, liveness...), 2)...)
+	}
 	if cat == nil {
 		return Result{Note: "no signals catalogue to read the log with"}
 	}
