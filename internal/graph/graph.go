@@ -21,7 +21,10 @@ type Node struct {
 	ID    string `json:"id"`
 	Kind  string `json:"kind"` // cause, component, symptom, factor, case
 	Label string `json:"label"`
-	Count int    `json:"count"`
+	// LabelKo is a term's Korean label, filled by the web layer from the
+	// taxonomy; pages in Korean draw it.
+	LabelKo string `json:"label_ko,omitempty"`
+	Count   int    `json:"count"`
 }
 
 // Edge joins a case to a term (weight 1) or two terms (weight = the number of

@@ -208,7 +208,10 @@ func (s *Store) summaries(ctx context.Context, ids []string) ([]IncidentSummary,
 type FacetCount struct {
 	Term  string `json:"term"`
 	Label string `json:"label"`
-	Count int    `json:"count"`
+	// LabelKo is the term's Korean label (taxonomy facets only), filled by
+	// the JSON API.
+	LabelKo string `json:"label_ko,omitempty"`
+	Count   int    `json:"count"`
 }
 
 // FacetCounts counts, for every facet, the incidents per value among those

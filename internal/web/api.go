@@ -3,9 +3,11 @@ package web
 import (
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
+	"casebook/internal/graph"
 	"casebook/internal/library"
 	"casebook/internal/search"
 	"casebook/internal/selection"
@@ -19,6 +21,11 @@ type incidentList struct {
 	PerPage int                           `json:"per_page"`
 	Items   []store.IncidentSummary       `json:"items"`
 	Facets  map[string][]store.FacetCount `json:"facets"`
+	// Lang is the request's language (?lang, the cookie, Accept-Language,
+	// the server default). Text fields come in both languages where both
+	// exist (title and title_ko, label and label_ko); Lang says which one
+	// the client asked to show.
+	Lang string `json:"lang"`
 }
 
 func (s *Server) handleAPIIncidents(w http.ResponseWriter, r *http.Request) error {
@@ -38,7 +45,8 @@ func (s *Server) handleAPIIncidents(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, incidentList{Total: total, Page: st.Page, PerPage: st.PerPage, Items: items, Facets: facets})
+	writeJSON(w, http.StatusOK, incidentList{Total: total, Page: st.Page, PerPage: st.PerPage, Items: items,
+		Facets: facetsWithKo(c.Taxonomy, facets), Lang: string(printer(r.Context()).Lang())})
 	return nil
 }
 
@@ -65,7 +73,7 @@ func (s *Server) handleAPIPlaybooks(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"total": len(pbs), "items": pbs})
+	writeJSON(w, http.StatusOK, map[string]any{"total": len(pbs), "items": pbs, "lang": string(printer(r.Context()).Lang())})
 	return nil
 }
 
@@ -127,14 +135,14 @@ func (s *Server) handleAPIGraph(w http.ResponseWriter, r *http.Request) error {
 			}
 			return err
 		}
-		writeJSON(w, http.StatusOK, g)
+		writeJSON(w, http.StatusOK, graphWithKo(c.Taxonomy, g))
 		return nil
 	}
 	g, err := c.GraphOf(r.Context(), st.Filter, focus)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, g)
+	writeJSON(w, http.StatusOK, graphWithKo(c.Taxonomy, g))
 	return nil
 }
 
@@ -156,4 +164,37 @@ func (s *Server) handleAPIProblems(w http.ResponseWriter, r *http.Request) error
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"hash": c.Hash, "problems": out})
 	return nil
+}
+
+// facetsWithKo copies facet counts with the Korean label of each taxonomy
+// term; the counts may be a cached value and are not changed.
+func facetsWithKo(tax *library.Taxonomy, in map[string][]store.FacetCount) map[string][]store.FacetCount {
+	out := make(map[string][]store.FacetCount, len(in))
+	for k, counts := range in {
+		f, ok := library.ParseFacet(k)
+		cp := make([]store.FacetCount, len(counts))
+		for i, fc := range counts {
+			cp[i] = fc
+			if t, found := tax.Term(f, fc.Term); ok && found {
+				cp[i].LabelKo = t.LabelKo
+			}
+		}
+		out[k] = cp
+	}
+	return out
+}
+
+// graphWithKo copies a (cached, shared) graph with the Korean label of each
+// term node, so a Korean page draws Korean labels.
+func graphWithKo(tax *library.Taxonomy, g graph.Graph) graph.Graph {
+	nodes := make([]graph.Node, len(g.Nodes))
+	for i, n := range g.Nodes {
+		nodes[i] = n
+		if f, ok := library.ParseFacet(n.Kind); ok {
+			if t, found := tax.Term(f, strings.TrimPrefix(n.ID, n.Kind+":")); found {
+				nodes[i].LabelKo = t.LabelKo
+			}
+		}
+	}
+	return graph.Graph{Nodes: nodes, Edges: g.Edges}
 }

@@ -235,3 +235,71 @@ func koreanBodies(t *testing.T) (with, without string) {
 	}
 	return with, without
 }
+
+// The JSON API negotiates the language like the pages, says which it
+// chose, and carries both languages' text where both exist.
+func TestAPILanguage(t *testing.T) {
+	h := newHandler(t)
+	var list struct {
+		Lang  string `json:"lang"`
+		Items []struct {
+			Title   string `json:"title"`
+			TitleKo string `json:"title_ko"`
+		} `json:"items"`
+		Facets map[string][]struct {
+			Label   string `json:"label"`
+			LabelKo string `json:"label_ko"`
+		} `json:"facets"`
+	}
+	getJSON(t, h, "/api/incidents?lang=ko&per_page=5", http.StatusOK, &list)
+	if list.Lang != "ko" {
+		t.Errorf("lang = %q, want ko", list.Lang)
+	}
+	for _, it := range list.Items {
+		if it.Title == "" || it.TitleKo == "" {
+			t.Errorf("item lacks title or title_ko: %+v", it)
+		}
+	}
+	if c := list.Facets["component"]; len(c) == 0 || c[0].Label == "" || c[0].LabelKo == "" {
+		t.Errorf("component facet counts lack label and label_ko: %+v", c)
+	}
+	rec := get(t, h, "/api/incidents?per_page=1", "Accept-Language", "ko-KR")
+	if !strings.Contains(rec.Body.String(), `"lang":"ko"`) {
+		t.Errorf("Accept-Language: ko did not reach the API: %.200s", rec.Body.String())
+	}
+	var pbs struct {
+		Lang  string `json:"lang"`
+		Items []struct {
+			Title   string `json:"title"`
+			TitleKo string `json:"title_ko"`
+		} `json:"items"`
+	}
+	getJSON(t, h, "/api/playbooks?lang=en", http.StatusOK, &pbs)
+	if pbs.Lang != "en" {
+		t.Errorf("playbooks lang = %q", pbs.Lang)
+	}
+	for _, pb := range pbs.Items {
+		if pb.Title == "" || pb.TitleKo == "" {
+			t.Errorf("playbook lacks title or title_ko: %+v", pb)
+		}
+	}
+	var g struct {
+		Nodes []struct {
+			Kind, Label string
+			LabelKo     string `json:"label_ko"`
+		} `json:"nodes"`
+	}
+	getJSON(t, h, "/api/graph?component=gpu-driver", http.StatusOK, &g)
+	terms, withKo := 0, 0
+	for _, n := range g.Nodes {
+		if n.Kind != "case" {
+			terms++
+			if n.LabelKo != "" {
+				withKo++
+			}
+		}
+	}
+	if terms == 0 || withKo != terms {
+		t.Errorf("graph: %d of %d term nodes carry label_ko", withKo, terms)
+	}
+}

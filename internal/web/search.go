@@ -272,7 +272,7 @@ func searchCounts(in map[string][]search.FacetCount) map[string][]store.FacetCou
 	out := map[string][]store.FacetCount{}
 	for k, v := range in {
 		for _, fc := range v {
-			out[k] = append(out[k], store.FacetCount(fc))
+			out[k] = append(out[k], store.FacetCount{Term: fc.Term, Label: fc.Label, Count: fc.Count})
 		}
 	}
 	return out

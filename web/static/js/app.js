@@ -4,6 +4,11 @@
   "use strict";
   document.documentElement.classList.add("js");
 
+  // The page's words come from the server's message catalogue, carried on
+  // <body data-msg-*>, so the scripts speak the page's language.
+  function msg(key) { return (document.body && document.body.dataset[key]) || ""; }
+  var korean = document.documentElement.lang === "ko";
+
   function addCopyButtons(root) {
     root.querySelectorAll("pre > code").forEach(function (code) {
       var pre = code.parentElement;
@@ -11,11 +16,11 @@
       var b = document.createElement("button");
       b.type = "button";
       b.className = "copy";
-      b.textContent = "Copy";
-      b.setAttribute("aria-label", "Copy command");
+      b.textContent = msg("msgCopy");
+      b.setAttribute("aria-label", msg("msgCopyLabel"));
       b.addEventListener("click", function () {
         var text = code.innerText;
-        var done = function () { b.textContent = "Copied"; setTimeout(function () { b.textContent = "Copy"; }, 1500); };
+        var done = function () { b.textContent = msg("msgCopied"); setTimeout(function () { b.textContent = msg("msgCopy"); }, 1500); };
         if (navigator.clipboard && window.isSecureContext) {
           navigator.clipboard.writeText(text).then(done, function () {});
         } else {
@@ -46,14 +51,14 @@
       fetch(el.dataset.graphUrl, { headers: { Accept: "application/json" } })
         .then(function (r) { return r.json(); })
         .then(function (g) { drawGraph(el, g); })
-        .catch(function () { el.textContent = "The graph could not be loaded."; });
+        .catch(function () { el.textContent = msg("msgGraphFailed"); });
     });
   }
 
   function drawGraph(el, g) {
     var elements = [];
     (g.nodes || []).forEach(function (n) {
-      elements.push({ data: { id: n.id, label: n.label, kind: n.kind, count: n.count } });
+      elements.push({ data: { id: n.id, label: (korean && n.label_ko) || n.label, kind: n.kind, count: n.count } });
     });
     (g.edges || []).forEach(function (e, i) {
       if (e.kind !== "case") return; // the drawing shows case links; weights are in the data
@@ -96,7 +101,7 @@
       var a = document.createElement("a");
       a.href = href;
       a.setAttribute("data-testid", "graph-focus-link");
-      a.textContent = (kind === "case" ? "Open " : "Filter the list by ") + n.data("label");
+      a.textContent = (kind === "case" ? msg("msgGraphOpen") : msg("msgGraphFilter")).replace("{label}", n.data("label"));
       status.appendChild(a);
       if (kind !== "case" && window.htmx && document.getElementById("library")) {
         // htmx restores only history entries it marked as its own, so mark
