@@ -3,31 +3,42 @@ package main
 import (
 	"log/slog"
 
+	"casebook/internal/access"
 	"casebook/internal/cluster"
-	"casebook/internal/web"
+	"casebook/internal/live"
 )
 
-// clusterConfig connects live triage when asked to. Connecting builds the
-// client only; an unreachable cluster shows up per request, where the page
-// degrades to questions.
-func clusterConfig(cfg config, log *slog.Logger) web.ClusterConfig {
-	cc := web.ClusterConfig{Namespaces: splitList(cfg.Namespaces), Timeout: cfg.ClusterTimeout,
-		Note: "Live triage is off: start the server with --kubeconfig or --in-cluster to read pods from a cluster."}
+// clusterOptions are the reader's options from the serve and mcp flags.
+func clusterOptions(c config) cluster.Options {
+	return cluster.Options{Kubeconfig: c.Kubeconfig, Context: c.KubeContext, Namespaces: splitList(c.Namespaces),
+		ReadLogs: c.ReadLogs, CollectTimeout: c.ClusterTimeout}
+}
+
+// connectCluster builds the one cluster reader of the process when live
+// triage is asked for (--kubeconfig or --in-cluster). Connecting builds the
+// client only; an unreachable cluster shows up per request, where the
+// pages degrade to questions. A nil reader comes with why live triage is
+// off, for the pages that offer it.
+func connectCluster(cfg config, log *slog.Logger) (*cluster.Reader, string) {
 	if cfg.Kubeconfig == "" && !cfg.InCluster {
-		return cc
+		return nil, "Live triage is off: start the server with --kubeconfig or --in-cluster to read pods from a cluster."
 	}
-	r, err := cluster.Connect(cluster.Options{Kubeconfig: cfg.Kubeconfig, Context: cfg.KubeContext, Namespaces: cc.Namespaces,
-		ReadLogs: cfg.ReadLogs, CollectTimeout: cfg.ClusterTimeout})
+	r, err := cluster.Connect(clusterOptions(cfg))
 	if err != nil {
 		// The error names the file or context, never credentials.
 		log.Error("live triage disabled: cannot configure the cluster client", "err", err)
-		cc.Note = "Live triage is configured but the cluster client could not be set up; see the server log."
-		return cc
+		return nil, "Live triage is configured but the cluster client could not be set up; see the server log."
 	}
-	cc.Reader = r
-	if cfg.AuthHeader == "" {
-		log.Warn("live triage is on without --auth-header: anyone who can reach the portal can read the cluster through it")
+	log.Info("live triage enabled", "namespaces", cfg.Namespaces, "read_logs", cfg.ReadLogs)
+	return r, ""
+}
+
+// liveService is live triage over the reader (off when it is nil), with
+// the policy and limiter every door shares.
+func liveService(cfg config, r *cluster.Reader, off string, policy access.Policy, lim *access.Limiter, m live.Metrics) *live.Service {
+	o := live.Options{Namespaces: splitList(cfg.Namespaces), Timeout: cfg.ClusterTimeout, Policy: policy, Limiter: lim, Metrics: m, Off: off}
+	if r != nil {
+		o.Reader = r
 	}
-	log.Info("live triage enabled", "namespaces", cc.Namespaces, "read_logs", cfg.ReadLogs)
-	return cc
+	return live.New(o)
 }

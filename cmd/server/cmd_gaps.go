@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -161,19 +160,14 @@ func saveInventory(path string, in *inventory.Inventory) error {
 }
 
 // gapsService gives the portal its gap checks: the library's checks, run
-// against the cluster configured for live triage (--kubeconfig or
-// --in-cluster, with the same namespace allow-list), cached for a minute.
-// Without a cluster /gaps explains how to run them and accepts an upload.
-func gapsService(cfg config, loader *content.Loader, log *slog.Logger) *gaps.Service {
+// against the cluster of live triage (through its reader, so with the same
+// namespace allow-list), cached for a minute. Without a cluster /gaps
+// explains how to run them and accepts an upload.
+func gapsService(loader *content.Loader, r *cluster.Reader) *gaps.Service {
 	opts := gaps.ServiceOptions{Checks: currentChecks(loader)}
-	if cfg.Kubeconfig != "" || cfg.InCluster {
-		r, err := cluster.Connect(cluster.Options{Kubeconfig: cfg.Kubeconfig, Context: cfg.KubeContext, Namespaces: splitList(cfg.Namespaces)})
-		if err != nil {
-			log.Error("gap checks cannot read the cluster", "err", err)
-		} else {
-			opts.Collect = func(ctx context.Context) (*inventory.Inventory, error) {
-				return r.Inventory(ctx, cluster.InventoryOptions{Timeout: 30 * time.Second})
-			}
+	if r != nil {
+		opts.Collect = func(ctx context.Context) (*inventory.Inventory, error) {
+			return r.Inventory(ctx, cluster.InventoryOptions{Timeout: 30 * time.Second})
 		}
 	}
 	return gaps.NewService(opts)

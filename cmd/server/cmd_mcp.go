@@ -11,12 +11,12 @@ import (
 	"path/filepath"
 	"time"
 
-	deflib "casebook/library"
-
 	"casebook/internal/cluster"
 	"casebook/internal/content"
+	"casebook/internal/live"
 	"casebook/internal/mcp"
 	"casebook/internal/search"
+	deflib "casebook/library"
 )
 
 // runMCP serves the MCP tools over stdin and stdout, for an assistant that
@@ -52,8 +52,9 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 		if err != nil {
 			return fmt.Errorf("mcp: live triage: %w", err)
 		}
-		opts.Pods = livePods{cluster: r, src: loader}
-		opts.Gaps = mcpGaps{svc: liveGaps(r, loader)}
+		// One user on their own kubeconfig: no access policy, no limiter.
+		opts.Live = live.New(live.Options{Reader: r, Namespaces: splitList(cfg.Namespaces), Timeout: cfg.ClusterTimeout})
+		opts.Gaps = liveGaps(r, loader)
 		log.Info("live triage on: triage_pod reads the cluster read-only", "namespaces", cfg.Namespaces)
 	}
 	// The library loads before the first message is read, so no tool call
@@ -78,13 +79,6 @@ func liveFlags(fl *flagSet, c *config) error {
 	fl.str(&c.Namespaces, "namespaces", "", "comma-separated namespaces live triage may read (default: any)")
 	fl.boolean(&c.ReadLogs, "read-logs", false, "let live triage read previous container logs (needs get pods/log)")
 	return fl.duration(&c.ClusterTimeout, "cluster-timeout", 10*time.Second, "bound on reading the cluster for one live triage")
-}
-
-// clusterOptions is the reader configuration of live triage, as the wizard
-// builds it in clusterConfig.
-func clusterOptions(c config) cluster.Options {
-	return cluster.Options{Kubeconfig: c.Kubeconfig, Context: c.KubeContext, Namespaces: splitList(c.Namespaces),
-		ReadLogs: c.ReadLogs, CollectTimeout: c.ClusterTimeout}
 }
 
 const mcpUsage = `Usage: casebook mcp [flags]

@@ -9,10 +9,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"strings"
 	"time"
 
+	"casebook/internal/access"
 	"casebook/internal/cluster"
+	"casebook/internal/live"
 	"casebook/internal/probe"
 	"casebook/internal/snapshot"
 	"casebook/internal/triage"
@@ -71,9 +72,7 @@ func runTriageLive(ctx context.Context, args []string, stdout, stderr io.Writer)
 		rest = append(rest, fl.Arg(0))
 		args = fl.Args()[1:]
 	}
-	if allow != "" {
-		opts.Namespaces = strings.Split(allow, ",")
-	}
+	opts.Namespaces = splitList(allow)
 
 	cat, err := loadCatalog(libDir)
 	if err != nil {
@@ -161,21 +160,21 @@ func collectForTriage(ctx context.Context, opts cluster.Options, ns string, rest
 	if err != nil {
 		return nil, err
 	}
+	// The same live-triage service as the portal and the MCP tools, so a
+	// refusal reads the same; the person runs it on their own kubeconfig,
+	// so no access policy and no limiter.
+	svc := live.New(live.Options{Reader: r, Namespaces: opts.Namespaces, Timeout: opts.CollectTimeout})
+	me := access.Caller{Addr: "cli"}
 	if scan {
-		sc, err := r.Scan(ctx, ns)
+		sc, err := svc.Scan(ctx, me, ns)
 		if err != nil {
-			return nil, err
-		}
-		for _, e := range sc.ReadErrors {
-			if e.Kind == snapshot.ReadForbidden || e.Kind == snapshot.ReadUnavailable || e.Kind == snapshot.ReadTimeout {
-				return nil, fmt.Errorf("triage: scan: could not %s (%s): needs %s", e.What, e.Kind, e.Permission)
-			}
+			return nil, fmt.Errorf("triage: %w", err)
 		}
 		return sc.Snapshots, nil
 	}
-	s, err := r.Collect(ctx, ns, rest[0])
+	s, err := svc.Collect(ctx, me, ns, rest[0])
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("triage: %w", err)
 	}
 	return []snapshot.Snapshot{*s}, nil
 }

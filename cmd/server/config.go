@@ -37,6 +37,9 @@ type config struct {
 	ClusterTimeout  time.Duration
 	SearchCacheMB   int
 	DefaultLang     i18n.Lang
+	// InsecureAnonymousLive lets live triage run without an identity
+	// header: anyone who can reach the portal then reads the cluster.
+	InsecureAnonymousLive bool
 }
 
 // flagEnv registers a string flag and remembers its variable for --help.
@@ -125,6 +128,8 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	if err := fs.duration(&c.ClusterTimeout, "cluster-timeout", 10*time.Second, "bound on reading the cluster for one live-triage page"); err != nil {
 		return c, err
 	}
+	fs.boolean(&c.InsecureAnonymousLive, "insecure-allow-anonymous-live-triage", false,
+		"allow live triage without --auth-header, so that anyone who can reach the portal reads the cluster through it (a laptop on 127.0.0.1)")
 	if err := fs.integer(&c.SearchCacheMB, "search-cache-mb", 32, "memory for cached search answers, in MiB (0 turns the cache off)"); err != nil {
 		return c, err
 	}
@@ -153,6 +158,11 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	c.DefaultLang = lang
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return c, fmt.Errorf("--log-format must be text or json, not %q", c.LogFormat)
+	}
+	if (c.Kubeconfig != "" || c.InCluster) && c.AuthHeader == "" && !c.InsecureAnonymousLive {
+		return c, fmt.Errorf("live triage (--kubeconfig or --in-cluster) needs --auth-header: without it anyone who can reach the portal " +
+			"reads the cluster through it; put the portal behind a sign-in proxy and set --auth-header, or accept that with " +
+			"--insecure-allow-anonymous-live-triage")
 	}
 	if (c.AllowUsers != "" || c.AllowDomains != "" || c.RestrictReads) && c.AuthHeader == "" {
 		return c, fmt.Errorf("--allow-users, --allow-domains and --restrict-reads need --auth-header: without it no identity is known")

@@ -414,7 +414,7 @@ func TestDeadClusterDegradesToQuestions(t *testing.T) {
 
 	for name, server := range map[string]string{"down": "http://" + deadAddr, "slow": slow.URL, "forbidden": forbidden.URL} {
 		t.Run(name, func(t *testing.T) {
-			s := hardStart(t, "--data", t.TempDir(), "--kubeconfig", writeKubeconfig(t, server), "--cluster-timeout", "2s")
+			s := hardStart(t, "--data", t.TempDir(), "--kubeconfig", writeKubeconfig(t, server), "--cluster-timeout", "2s", "--insecure-allow-anonymous-live-triage")
 			start := time.Now()
 			status, body := s.get(t, "/triage/cluster?namespace=team-a&pod=llm-0")
 			took := time.Since(start)

@@ -8,9 +8,8 @@ import (
 	"io/fs"
 	"os"
 
-	deflib "casebook/library"
-
 	"casebook/internal/content"
+	deflib "casebook/library"
 )
 
 // runLint prints every problem of a library folder, one "path:line: message"

@@ -11,48 +11,7 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"casebook/internal/mcp"
 )
-
-func TestPortalGate(t *testing.T) {
-	now := time.Unix(0, 0)
-	clock := func() time.Time { return now }
-	req := func(id string) mcp.PodRequest {
-		h := http.Header{}
-		if id != "" {
-			h.Set("X-Email", id)
-		}
-		return mcp.PodRequest{Namespace: "ml", Pod: "p", Header: h}
-	}
-	gate := portalGate(config{AuthHeader: "X-Email", AllowUsers: "Lead@Corp.io", AllowDomains: "@example.com", RateLimit: 6}, clock)
-	for id, ok := range map[string]bool{"sre@example.com": true, "lead@corp.io": true, "eve@elsewhere.org": false, "": false, "example.com": false} {
-		if err := gate(req(id)); (err == nil) != ok {
-			t.Errorf("identity %q: err %v, want allowed=%v", id, err, ok)
-		}
-	}
-	// 6 a minute with a burst of 1: the next call inside ten seconds waits.
-	gate = portalGate(config{AuthHeader: "X-Email", RateLimit: 6}, clock)
-	if err := gate(req("a@b.c")); err != nil {
-		t.Fatal(err)
-	}
-	if err := gate(req("a@b.c")); err == nil || !strings.Contains(err.Error(), "too many") {
-		t.Errorf("second call at once: %v, want the rate limit", err)
-	}
-	if err := gate(req("other@b.c")); err != nil {
-		t.Errorf("another identity has its own budget: %v", err)
-	}
-	now = now.Add(11 * time.Second)
-	if err := gate(req("a@b.c")); err != nil {
-		t.Errorf("after ten seconds: %v", err)
-	}
-	// Without an identity header the portal knows nobody: everyone may
-	// triage, within one shared budget.
-	gate = portalGate(config{RateLimit: 60}, clock)
-	if err := gate(req("")); err != nil {
-		t.Errorf("no auth header: %v", err)
-	}
-}
 
 // unreachableKubeconfig names a cluster nothing listens on: live triage is
 // configured, and every read fails fast.
@@ -93,13 +52,7 @@ func TestPortalTriagePod(t *testing.T) {
 		if err != nil {
 			t.Fatalf("triage_pod: protocol error %v", err)
 		}
-		var text strings.Builder
-		for _, c := range res.Content {
-			if tc, ok := c.(*sdk.TextContent); ok {
-				text.WriteString(tc.Text)
-			}
-		}
-		return res.IsError, text.String()
+		return res.IsError, toolText(res)
 	}
 
 	req, _ := http.NewRequest("GET", s.URL+"/triage/cluster?namespace=ml&pod=trainer-0", nil)

@@ -12,13 +12,14 @@ import (
 	"os"
 	"time"
 
-	deflib "casebook/library"
-
+	"casebook/internal/access"
 	"casebook/internal/content"
 	"casebook/internal/gaps"
+	"casebook/internal/live"
 	"casebook/internal/metrics"
 	"casebook/internal/search"
 	"casebook/internal/web"
+	deflib "casebook/library"
 )
 
 func newLogger(c config, w io.Writer) *slog.Logger {
@@ -40,6 +41,9 @@ type app struct {
 	metrics *metrics.Metrics
 	fsys    fs.FS
 	http    *http.Server
+	policy  access.Policy
+	limiter *access.Limiter
+	live    *live.Service
 	gaps    *gaps.Service
 }
 
@@ -53,16 +57,20 @@ func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
 	loader := content.NewLoader(fsys, cfg.Data, log)
 	loader.Search = search.Options{CacheBytes: int64(cfg.SearchCacheMB) << 20, OnCache: m.SearchCache}
 	loader.OnLoad = m.LibraryLoad
-	a := &app{cfg: cfg, log: log, loader: loader, metrics: m, fsys: fsys}
-	cc := clusterConfig(cfg, log)
-	a.gaps = gapsService(cfg, loader, log)
+	a := &app{cfg: cfg, log: log, loader: loader, metrics: m, fsys: fsys,
+		policy:  access.Policy{Header: cfg.AuthHeader, Users: splitList(cfg.AllowUsers), Domains: splitList(cfg.AllowDomains), RestrictReads: cfg.RestrictReads},
+		limiter: access.NewLimiter(cfg.RateLimit)}
+	// The cluster is connected once; live triage and the gap checks read
+	// through the same reader, with the same namespace allow-list.
+	reader, off := connectCluster(cfg, log)
+	a.live = liveService(cfg, reader, off, a.policy, a.limiter, m)
+	a.gaps = gapsService(loader, reader)
 	var staticFS fs.FS
 	if cfg.Dev {
 		staticFS = os.DirFS("web/static")
 	}
 	handler := web.New(web.Deps{Content: loader, Log: log, Static: staticFS, Version: version(), Metrics: m, Extensions: extensions(a),
-		Access: web.Access{Header: cfg.AuthHeader, Users: splitList(cfg.AllowUsers), Domains: splitList(cfg.AllowDomains),
-			RestrictReads: cfg.RestrictReads, RateLimit: cfg.RateLimit}, Cluster: cc, Gaps: a.gaps, DefaultLang: cfg.DefaultLang})
+		Policy: a.policy, Limiter: a.limiter, Live: a.live, Gaps: a.gaps, DefaultLang: cfg.DefaultLang})
 	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	return a, nil

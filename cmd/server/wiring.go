@@ -22,7 +22,10 @@ func extensions(a *app) []func(web.Router) {
 // the SDK's DNS-rebinding guard would refuse; the required identity header
 // does that guard's job there.
 func mcpHandler(a *app) http.Handler {
-	s := mcp.NewServer(a.loader, mcp.Options{Version: version(), Log: a.log, Metrics: a.metrics, Pods: portalPods(a),
-		Gaps: portalGaps(a)})
+	opts := mcp.Options{Version: version(), Log: a.log, Metrics: a.metrics, Live: a.live, Policy: a.policy, Limiter: a.limiter}
+	if a.gaps.Live() {
+		opts.Gaps = a.gaps
+	}
+	s := mcp.NewServer(a.loader, opts)
 	return mcp.Handler(s, mcp.HTTPOptions{BehindProxy: a.cfg.AuthHeader != ""})
 }

@@ -2,22 +2,16 @@ package cluster
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 
 	"casebook/internal/snapshot"
 )
-
-// ErrNotFound is returned when the pod or workload to triage does not
-// exist.
-var ErrNotFound = errors.New("cluster: not found")
 
 // collection is the state of one triage's reads: the snapshot being
 // filled, its read errors, and caches shared by a scan's snapshots.
@@ -66,18 +60,13 @@ func (r *Reader) Collect(ctx context.Context, namespace, target string) (*snapsh
 	}
 	if kind == "Pod" {
 		var pod *corev1.Pod
-		var getErr error
 		ok := c.read("get pod "+namespace+"/"+name, perm("get", "", "pods", namespace), func(ctx context.Context) error {
 			var err error
 			pod, err = r.client.CoreV1().Pods(namespace).Get(ctx, name, metav1.GetOptions{})
-			getErr = err
 			return err
 		})
 		if !ok {
-			if apierrors.IsNotFound(getErr) {
-				return nil, fmt.Errorf("%w: pod %s/%s", ErrNotFound, namespace, name)
-			}
-			return nil, fmt.Errorf("cluster: get pod %s/%s: %w", namespace, name, getErr)
+			return nil, targetError(c.errs[len(c.errs)-1])
 		}
 		return c.forPod(pod), nil
 	}

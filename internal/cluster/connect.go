@@ -10,6 +10,7 @@
 package cluster
 
 import (
+	"casebook/internal/snapshot"
 	"errors"
 	"fmt"
 	"net/http"
@@ -117,16 +118,14 @@ func NewReader(cfg *rest.Config, opts Options) (*Reader, error) {
 	return &Reader{client: client, dynamic: dyn, opts: opts}, nil
 }
 
-// ErrNamespaceNotAllowed is returned for a namespace outside
-// Options.Namespaces.
-var ErrNamespaceNotAllowed = errors.New("cluster: namespace not in the allowed list")
-
+// allowed refuses a namespace outside Options.Namespaces before anything
+// is read; the error wraps snapshot.ErrNamespaceNotAllowed.
 func (r *Reader) allowed(ns string) error {
 	if ns == "" {
 		return errors.New("cluster: a namespace is required")
 	}
 	if len(r.opts.Namespaces) > 0 && !slices.Contains(r.opts.Namespaces, ns) {
-		return fmt.Errorf("%w: %q", ErrNamespaceNotAllowed, ns)
+		return snapshot.NamespaceNotAllowed(ns, r.opts.Namespaces)
 	}
 	return nil
 }

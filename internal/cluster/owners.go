@@ -111,12 +111,9 @@ func (c *collection) forWorkload(ns, kind, name string) (*snapshot.Snapshot, err
 	sel, rsName, ok := c.workloadSelector(ns, kind, name)
 	if !ok {
 		if len(c.errs) == 0 {
-			return nil, fmt.Errorf("cluster: cannot read %s %s/%s", lowerKind(kind), ns, name)
+			return nil, fmt.Errorf("%w: cannot read %s %s/%s", snapshot.ErrUnavailable, lowerKind(kind), ns, name)
 		}
-		if e := c.errs[len(c.errs)-1]; e.Kind == snapshot.ReadNotFound {
-			return nil, fmt.Errorf("%w: %s %s/%s", ErrNotFound, lowerKind(kind), ns, name)
-		}
-		return nil, fmt.Errorf("cluster: cannot read %s %s/%s: %s", lowerKind(kind), ns, name, c.errs[len(c.errs)-1].Message)
+		return nil, targetError(c.errs[len(c.errs)-1])
 	}
 	var pods []corev1.Pod
 	c.read("list pods in namespace "+ns, perm("list", "", "pods", ns), func(ctx context.Context) error {

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"strings"
 
@@ -59,4 +60,17 @@ func shortMessage(err error) string {
 		msg = msg[:300] + "…"
 	}
 	return msg
+}
+
+// targetError is the error for a failed read that the whole triage needs
+// (the pod itself, a namespace's pod list): it wraps the sentinel of its
+// kind and says what was read, why it failed and what to grant.
+func targetError(e snapshot.ReadError) error {
+	switch e.Kind {
+	case snapshot.ReadNotFound:
+		return fmt.Errorf("%w: %s", snapshot.ErrNotFound, strings.TrimPrefix(strings.TrimPrefix(e.What, "get "), "list "))
+	case snapshot.ReadForbidden:
+		return fmt.Errorf("%w: could not %s; grant %s (%s)", snapshot.ErrForbidden, e.What, e.Permission, e.Message)
+	}
+	return fmt.Errorf("%w: could not %s (%s): %s", snapshot.ErrUnavailable, e.What, e.Kind, e.Message)
 }

@@ -26,13 +26,18 @@ func (r *Reader) Scan(ctx context.Context, namespace string) (*snapshot.Scan, er
 	out := &snapshot.Scan{Version: snapshot.Version, CollectedAt: time.Now().UTC(), Namespace: namespace, Snapshots: []snapshot.Snapshot{}}
 
 	var pods []corev1.Pod
-	c.read("list pods in namespace "+namespace, perm("list", "", "pods", namespace), func(ctx context.Context) error {
+	ok := c.read("list pods in namespace "+namespace, perm("list", "", "pods", namespace), func(ctx context.Context) error {
 		list, err := r.client.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{Limit: 1000})
 		if err == nil {
 			pods = list.Items
 		}
 		return err
 	})
+	if !ok {
+		// Without the pods there is nothing to scan; an empty result
+		// would read as "no troubled pods".
+		return nil, targetError(c.errs[len(c.errs)-1])
+	}
 	var troubled []*corev1.Pod
 	for i := range pods {
 		if troubleRank(&pods[i]) > 0 {

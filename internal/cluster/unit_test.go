@@ -86,10 +86,10 @@ func TestTroubleRank(t *testing.T) {
 
 func TestNamespaceAllowList(t *testing.T) {
 	r := &Reader{opts: Options{Namespaces: []string{"team-a"}}.withDefaults()}
-	if _, err := r.Collect(context.Background(), "kube-system", "coredns-0"); !errors.Is(err, ErrNamespaceNotAllowed) {
-		t.Fatalf("err = %v, want ErrNamespaceNotAllowed", err)
+	if _, err := r.Collect(context.Background(), "kube-system", "coredns-0"); !errors.Is(err, snapshot.ErrNamespaceNotAllowed) {
+		t.Fatalf("err = %v, want snapshot.ErrNamespaceNotAllowed", err)
 	}
-	if _, err := r.Scan(context.Background(), "kube-system"); !errors.Is(err, ErrNamespaceNotAllowed) {
+	if _, err := r.Scan(context.Background(), "kube-system"); !errors.Is(err, snapshot.ErrNamespaceNotAllowed) {
 		t.Fatalf("scan err = %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package gaps
 
 import (
 	"casebook/internal/inventory"
+	"casebook/internal/snapshot"
 	"context"
 	"errors"
 	"fmt"
@@ -90,7 +91,10 @@ func (s *Service) Run(ctx context.Context) (*Report, error) {
 	}
 	inv, err := s.collect(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("gaps: read the cluster: %w", err)
+		if !errors.Is(err, snapshot.ErrForbidden) && !errors.Is(err, snapshot.ErrNamespaceNotAllowed) {
+			err = fmt.Errorf("%w: %w", snapshot.ErrUnavailable, err)
+		}
+		return nil, fmt.Errorf("gaps: %w", err)
 	}
 	rep := set.Run(ctx, inv, s.limits)
 	rep.Source = "the configured cluster"

@@ -149,7 +149,8 @@ func invalidCalls(t *testing.T, cs *sdk.ClientSession) {
 		{"get_term", `{"facet":"colour","id":"gpu"}`, "facet"},
 		{"get_term", `{"id":""}`, "id"},
 		{"triage_pod", `{"namespace":"Bad_NS","pod":"x"}`, "namespace"},
-		{"triage_pod", `{"namespace":"kube-system","pod":"coredns-1"}`, "allow-list"},
+		{"triage_pod", `{"namespace":"kube-system","pod":"coredns-1"}`, `namespace not open to live triage: "kube-system" is outside the allowed namespaces (ml)`},
+		{"triage_pod", `{"namespace":"ml","pod":"gone-0"}`, "not found in the cluster: pod ml/gone-0"},
 		{"no_such_tool", `{}`, ""},
 	}
 	for _, tt := range tests {

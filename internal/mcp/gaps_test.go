@@ -2,8 +2,6 @@ package mcp_test
 
 import (
 	"context"
-	"errors"
-	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -11,23 +9,19 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"casebook/internal/gaps"
+	"casebook/internal/inventory"
 	"casebook/internal/mcp"
 )
 
-// fakeGaps checks the inventory read from the harness's planted cluster,
-// refusing the identity "mallory".
-type fakeGaps struct{ svc *gaps.Service }
-
-func (f fakeGaps) CheckGaps(ctx context.Context, h http.Header) (*gaps.Report, error) {
-	if h.Get("X-User") == "mallory" {
-		return nil, errors.New("live triage is limited to allow-listed users")
-	}
+// plantedCluster is the inventory read from the harness's planted cluster,
+// standing in for the cluster a live gap service reads.
+func plantedCluster(context.Context) (*inventory.Inventory, error) {
 	file, err := os.Open("../gaps/testdata/planted.json")
 	if err != nil {
 		return nil, err
 	}
 	defer file.Close()
-	return f.svc.RunFile(ctx, "planted.json", file)
+	return inventory.Decode(file)
 }
 
 func TestCheckClusterGaps(t *testing.T) {
@@ -50,7 +44,8 @@ func TestCheckClusterGaps(t *testing.T) {
 		}
 	}
 
-	cs := connectTo(mcp.Options{Log: quiet, Gaps: fakeGaps{gaps.NewService(gaps.ServiceOptions{Checks: func() *gaps.Set { return l.Current().Checks }})}})
+	cs := connectTo(mcp.Options{Log: quiet, Gaps: gaps.NewService(gaps.ServiceOptions{
+		Checks: func() *gaps.Set { return l.Current().Checks }, Collect: plantedCluster})})
 	var out mcp.GapsOutput
 	decode(t, call(t, cs, "check_cluster_gaps", `{"min_severity":"high"}`), &out)
 	if out.Found != 18 || out.Passed != 16 || len(out.Results) != 11 {

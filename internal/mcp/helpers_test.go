@@ -4,18 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	deflib "casebook/library"
-
 	"casebook/internal/content"
-	"casebook/internal/mcp"
+	"casebook/internal/live"
+	"casebook/internal/snapshot"
+	deflib "casebook/library"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -33,23 +35,50 @@ func loader(t *testing.T) *content.Loader {
 	return l
 }
 
-// fakePods stands in for the cluster reader behind triage_pod.
-type fakePods struct {
-	mu   sync.Mutex
-	last mcp.PodRequest
+// gpuPending is a pod the scheduler left Pending for want of GPUs, as the
+// cluster reader would return it.
+func gpuPending(ns, name string) *snapshot.Snapshot {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	return &snapshot.Snapshot{Version: snapshot.Version, CollectedAt: now, Target: snapshot.Target{Namespace: ns, Kind: "Pod", Name: name},
+		Pod: &snapshot.Pod{Namespace: ns, Name: name, Phase: "Pending",
+			Containers: []snapshot.Container{{Name: "train", Requests: snapshot.ResourceList{"nvidia.com/gpu": snapshot.MustQuantity("4")}}},
+			Conditions: []snapshot.Condition{{Type: "PodScheduled", Status: "False", Reason: "Unschedulable", Message: gpuEvent}}},
+		Events: []snapshot.Event{{Type: "Warning", Reason: "FailedScheduling", Message: gpuEvent, LastTime: now,
+			Object: snapshot.ObjectRef{Kind: "Pod", Namespace: ns, Name: name}}},
+		Nodes: []snapshot.Node{{Name: "gpu-1", Labels: map[string]string{snapshot.LabelGPUPresent: "true"},
+			Allocatable:    snapshot.ResourceList{"nvidia.com/gpu": snapshot.MustQuantity("4")},
+			Requested:      snapshot.ResourceList{"nvidia.com/gpu": snapshot.MustQuantity("4")},
+			RequestedKnown: true, Conditions: []snapshot.Condition{{Type: "Ready", Status: "True"}}}}}
 }
 
-func (f *fakePods) TriagePod(_ context.Context, req mcp.PodRequest) (*mcp.PodResult, error) {
-	f.mu.Lock()
-	f.last = req
-	f.mu.Unlock()
-	if req.Namespace == "kube-system" {
-		return nil, errors.New("namespace kube-system is not in the live-triage allow-list")
-	}
-	return &mcp.PodResult{Route: "pending/insufficient-resources", Playbook: "pod-pending", Section: "cause-a-insufficient-resources",
-		Steps: []mcp.PodStep{{Question: "What does the newest FailedScheduling event say?", Answer: "insufficient",
-			Evidence: []string{"Event FailedScheduling: 0/3 nodes are available: 3 Insufficient nvidia.com/gpu."}}}}, nil
+// fakeCluster stands in for the cluster reader behind triage_pod, with the
+// real reader's errors: it refuses kube-system as a reader configured with
+// --namespaces ml would, and knows one pod.
+type fakeCluster struct {
+	mu    sync.Mutex
+	reads int
 }
+
+func (f *fakeCluster) Collect(_ context.Context, ns, target string) (*snapshot.Snapshot, error) {
+	f.mu.Lock()
+	f.reads++
+	f.mu.Unlock()
+	switch {
+	case ns != "ml":
+		return nil, snapshot.NamespaceNotAllowed(ns, []string{"ml"})
+	case target != "trainer-0":
+		return nil, fmt.Errorf("%w: pod %s/%s", snapshot.ErrNotFound, ns, target)
+	}
+	return gpuPending(ns, target), nil
+}
+
+func (f *fakeCluster) Scan(context.Context, string) (*snapshot.Scan, error) {
+	return nil, errors.New("scan is not used by the MCP tools")
+}
+
+// liveOver is live triage over the fake cluster, as "casebook mcp" builds
+// it: no access policy, no limiter.
+func liveOver(f *fakeCluster) *live.Service { return live.New(live.Options{Reader: f}) }
 
 // connect starts a client session on transport t.
 func connect(t *testing.T, tr sdk.Transport) *sdk.ClientSession {

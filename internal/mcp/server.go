@@ -9,14 +9,19 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"casebook/internal/access"
 	"casebook/internal/content"
+	"casebook/internal/live"
 )
 
 // Source publishes the current library; content.Loader satisfies it. Every
@@ -37,13 +42,17 @@ type Options struct {
 	Version string
 	Log     *slog.Logger // nil discards
 	Metrics Metrics
-	// Pods runs live triage of one pod. Nil means live triage is not
-	// configured, and triage_pod is not offered at all rather than offered
-	// and failing.
-	Pods PodTriager
+	// Live is live triage; when it is nil or not Enabled, triage_pod is
+	// not offered at all rather than offered and failing.
+	Live *live.Service
 	// Gaps runs the gap checks against the cluster; nil (no cluster) leaves
 	// check_cluster_gaps out.
 	Gaps GapChecker
+	// Policy and Limiter are the portal's (over /mcp): who may read the
+	// cluster, and every caller's budget for classify, search and cluster
+	// reads. Over stdio both are zero: one local user.
+	Policy  access.Policy
+	Limiter *access.Limiter
 }
 
 // instructions tell a connected assistant what Casebook is and how to use it
@@ -93,17 +102,66 @@ type HTTPOptions struct {
 // room for JSON escaping, in line with the portal's own 2 MiB limit.
 const maxBody = 2 << 20
 
+// MaxBatch is the most calls one JSON-RPC batch may hold. Each call is
+// admitted by the limiter like a call of its own; the cap keeps one POST
+// from queuing minutes of work before the limiter has a say.
+const MaxBatch = 8
+
 // Handler serves s over streamable HTTP (mounted at /mcp). It is stateless
 // and answers with plain JSON: every tool is a single read, and a
 // stateless endpoint needs no session affinity, so it works behind a
-// Service with several replicas like the rest of the portal.
+// Service with several replicas like the rest of the portal. It records
+// the client's address for the tools' limiter and refuses batches of more
+// than MaxBatch calls.
 func Handler(s *sdk.Server, o HTTPOptions) http.Handler {
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, &sdk.StreamableHTTPOptions{
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, &sdk.StreamableHTTPOptions{
 		Stateless:                  true,
 		JSONResponse:               true,
 		DisableLocalhostProtection: o.BehindProxy,
 		MaxRequestBodyBytes:        maxBody,
 	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Set(ClientAddrHeader, r.RemoteAddr)
+		if r.Method == http.MethodPost && r.Body != nil {
+			body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+			if err != nil || len(body) > maxBody {
+				rpcError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d MiB", maxBody>>20))
+				return
+			}
+			if n := batchLen(body); n > MaxBatch {
+				rpcError(w, http.StatusBadRequest, fmt.Sprintf("batch of %d calls; at most %d per request", n, MaxBatch))
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// batchLen counts the messages of a JSON-RPC batch (a JSON array); 0 for a
+// single message or anything that is not an array.
+func batchLen(body []byte) int {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+		return 0
+	}
+	n := 0
+	for dec.More() {
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return n + 1
+		}
+		n++
+	}
+	return n
+}
+
+// rpcError answers with a JSON-RPC error object, which MCP clients show.
+func rpcError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": nil,
+		"error": map[string]any{"code": -32600, "message": msg}})
 }
 
 // ServeIO serves s over newline-delimited JSON on r and w (stdin and stdout

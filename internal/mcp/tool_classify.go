@@ -45,6 +45,7 @@ type Route struct {
 var classifyTool = toolSpec[ClassifyInput]{
 	name:  "classify_error",
 	title: "Classify a pasted error",
+	cost:  1,
 	description: "Use first when the user pastes an error, a Kubernetes event, kubectl describe/get output, log lines or an alert. " +
 		"Runs the same classifier as Casebook's triage wizard and returns ranked routes, each with the playbook section " +
 		"that handles it, a diagnosis, read-only commands to confirm it, and the exact lines of the paste that are the evidence. " +

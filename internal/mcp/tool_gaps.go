@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -12,11 +11,10 @@ import (
 )
 
 // GapChecker runs the library's gap checks against the configured cluster,
-// read-only. Implementations apply the portal's allow-list (from the
-// identity header, nil over stdio) and return an error worded for the user
-// when they refuse.
+// read-only; *gaps.Service is one. The tool applies the access policy and
+// the limiter before calling it.
 type GapChecker interface {
-	CheckGaps(ctx context.Context, header http.Header) (*gaps.Report, error)
+	Run(ctx context.Context) (*gaps.Report, error)
 }
 
 // GapsInput filters what check_cluster_gaps returns.
@@ -55,6 +53,8 @@ var gapsTool = toolSpec[GapsInput]{
 	name:      "check_cluster_gaps",
 	title:     "Check the cluster for known incident conditions",
 	openWorld: true,
+	live:      true,
+	cost:      1,
 	description: "Use when the user asks whether an incident from the library could happen in their cluster, or for a " +
 		"pre-upgrade or hygiene review. Reads the connected cluster read-only (nodes, webhooks, workloads, pods, quotas, " +
 		"Karpenter pools) and runs every gap check: single control-plane node, GPU nodes without allocatable GPUs, " +
@@ -65,7 +65,7 @@ var gapsTool = toolSpec[GapsInput]{
 	},
 }
 
-func (t *tools) gaps(ctx context.Context, _ *content.Content, req *sdk.CallToolRequest, in GapsInput) (GapsOutput, error) {
+func (t *tools) gaps(ctx context.Context, _ *content.Content, _ *sdk.CallToolRequest, in GapsInput) (GapsOutput, error) {
 	floor := gaps.Low
 	if in.MinSeverity != "" {
 		s, err := gaps.ParseSeverity(in.MinSeverity)
@@ -74,13 +74,9 @@ func (t *tools) gaps(ctx context.Context, _ *content.Content, req *sdk.CallToolR
 		}
 		floor = s
 	}
-	var header http.Header
-	if req != nil && req.Extra != nil {
-		header = req.Extra.Header
-	}
-	rep, err := t.opts.Gaps.CheckGaps(ctx, header)
+	rep, err := t.opts.Gaps.Run(ctx)
 	if err != nil {
-		return GapsOutput{}, &argError{err.Error()}
+		return GapsOutput{}, err
 	}
 	out := GapsOutput{CollectedAt: rep.CollectedAt.Format("2006-01-02T15:04:05Z07:00"), Results: []GapsFinding{}}
 	out.Found, out.Passed, out.Errors = rep.Counts()

@@ -2,33 +2,13 @@ package mcp
 
 import (
 	"context"
-	"net/http"
-	"regexp"
-	"strings"
+	"fmt"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"casebook/internal/content"
+	"casebook/internal/probe"
 )
-
-// PodTriager runs the triage wizard against a live pod, read-only: the hook
-// the cluster reader fills when live triage is configured. Implementations
-// apply the same namespace allow-list and per-user rule as the web page and
-// return an error worded for the user when they refuse; that error is shown
-// to the assistant as it is.
-type PodTriager interface {
-	TriagePod(ctx context.Context, req PodRequest) (*PodResult, error)
-}
-
-// PodRequest is one pod to triage.
-type PodRequest struct {
-	Namespace string
-	Pod       string
-	// Header is the HTTP request's header when the call came over /mcp,
-	// nil over stdio, so the implementation can read the identity header
-	// the portal trusts (--auth-header) and apply its allow-list.
-	Header http.Header
-}
 
 // PodResult is where the walk over the cluster's evidence ended: a route
 // with its playbook section, or the question the cluster could not answer.
@@ -74,59 +54,49 @@ type PodOutput struct {
 var podTool = toolSpec[PodInput]{
 	name:      "triage_pod",
 	title:     "Triage a live pod",
-	openWorld: true,
+	openWorld: true, // the live service applies the policy and the limiter
 	description: "Use when the user names a pod that is Pending, crash-looping, not ready or missing its GPU, in a cluster this " +
 		"Casebook is connected to. Reads the pod, its events, nodes, quotas and GPU stack (read-only, within the allowed " +
 		"namespaces) and walks the triage tree: returns the route, the playbook section, a diagnosis and the evidence. " +
 		"For text the user pasted, use classify_error instead.",
 }
 
-// Kubernetes names: a namespace is a DNS label, a pod a DNS subdomain.
-var (
-	dnsLabel     = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
-	dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$`)
-)
-
-func (t *tools) pod(ctx context.Context, _ *content.Content, req *sdk.CallToolRequest, in PodInput) (PodOutput, error) {
-	if !dnsLabel.MatchString(in.Namespace) {
-		return PodOutput{}, badArg("namespace %q is not a Kubernetes namespace name", in.Namespace)
+func (t *tools) pod(ctx context.Context, c *content.Content, req *sdk.CallToolRequest, in PodInput) (PodOutput, error) {
+	if c.Triage == nil || c.Triage.Root() == nil {
+		return PodOutput{}, badArg("the triage trees did not load on this server; its problems are listed at /api/problems")
 	}
-	if !validTarget(in.Pod) {
-		return PodOutput{}, badArg("pod %q is not a pod name or deployment|replicaset|statefulset|job/NAME", in.Pod)
-	}
-	var header http.Header
-	if req != nil && req.Extra != nil {
-		header = req.Extra.Header
-	}
-	res, err := t.opts.Pods.TriagePod(ctx, PodRequest{Namespace: in.Namespace, Pod: in.Pod, Header: header})
+	rep, err := t.opts.Live.Triage(ctx, t.caller(req), c.Triage, in.Namespace, in.Pod)
 	if err != nil {
-		return PodOutput{}, &argError{err.Error()}
+		return PodOutput{}, err
 	}
-	out := PodOutput{PodResult: *res}
-	if out.Steps == nil {
-		out.Steps = []PodStep{}
-	}
-	if res.Playbook != "" {
-		out.URL = "/playbooks/" + res.Playbook
-		if res.Section != "" {
-			out.URL += "#" + res.Section
+	out := PodOutput{PodResult: podResult(rep)}
+	if rep.Playbook != "" {
+		out.URL = "/playbooks/" + rep.Playbook
+		if rep.Section != "" {
+			out.URL += "#" + rep.Section
 		}
 	}
-	if t.opts.Metrics != nil && res.Route != "" {
-		t.opts.Metrics.TriageOutcome(res.Route, "mcp-live")
+	if t.opts.Metrics != nil && rep.Route != "" {
+		t.opts.Metrics.TriageOutcome(rep.Route, "mcp-live")
 	}
 	return out, nil
 }
 
-// validTarget accepts what the cluster reader collects: a pod name, or a
-// workload kind and name.
-func validTarget(t string) bool {
-	if kind, name, ok := strings.Cut(t, "/"); ok {
-		switch strings.ToLower(kind) {
-		case "pod", "deployment", "replicaset", "statefulset", "job":
-			return dnsSubdomain.MatchString(name)
+// podResult flattens a report for the tool: evidence as one line each.
+func podResult(rep *probe.Report) PodResult {
+	out := PodResult{Route: rep.Route, Playbook: rep.Playbook, Section: rep.Section, Diagnosis: rep.Diagnosis, Steps: []PodStep{}}
+	for _, st := range rep.Steps {
+		step := PodStep{Question: st.Text, Answer: st.Label, Note: st.Note}
+		for _, e := range st.Evidence {
+			step.Evidence = append(step.Evidence, e.String())
 		}
-		return false
+		out.Steps = append(out.Steps, step)
 	}
-	return dnsSubdomain.MatchString(t)
+	if a := rep.Ask; a != nil {
+		out.Ask = &PodAsk{Question: a.Text, Command: a.Command, Why: a.Why, Choices: a.Choices}
+	}
+	for _, e := range rep.ReadErrors {
+		out.ReadErrors = append(out.ReadErrors, fmt.Sprintf("could not %s (%s); needs %s", e.What, e.Kind, e.Permission))
+	}
+	return out
 }

@@ -54,8 +54,9 @@ const (
 )
 
 var searchTool = toolSpec[SearchInput]{
-	name:  "search_incidents",
-	title: "Search incidents",
+	name:    "search_incidents",
+	title:   "Search incidents",
+	metered: true,
 	description: "Use to find past incidents (or playbooks) by free text: a symptom, an error string, a component, an organisation. " +
 		"Understands English and Korean and taxonomy aliases, ranks by relevance and returns excerpts showing where each matched, " +
 		"plus suggested taxonomy filters. Use list_incidents instead when you only have filters; get_incident for the full write-up.",

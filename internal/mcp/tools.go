@@ -6,13 +6,18 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"casebook/internal/access"
 	"casebook/internal/content"
+	"casebook/internal/gaps"
+	"casebook/internal/live"
 	"casebook/internal/search"
 	"casebook/internal/selection"
+	"casebook/internal/snapshot"
 	"casebook/internal/store"
 )
 
@@ -32,7 +37,7 @@ func (t *tools) register(s *sdk.Server) {
 	add(s, t, incidentTool, t.incident)
 	add(s, t, playbookTool, t.playbook)
 	add(s, t, termTool, t.term)
-	if t.opts.Pods != nil {
+	if t.opts.Live.Enabled() {
 		add(s, t, podTool, t.pod)
 	}
 	if t.opts.Gaps != nil {
@@ -46,6 +51,15 @@ type toolSpec[In any] struct {
 	name, title, description string
 	openWorld                bool
 	tweak                    func(props map[string]*jsonschema.Schema)
+	// cost is what a call spends in the portal's limiter before it runs
+	// (1 for classify and cluster reads); metered tools are also charged
+	// for the time they took (search), so a call in a batch is counted
+	// like any other.
+	cost    float64
+	metered bool
+	// live marks the tools that read the cluster: only callers the access
+	// policy allows to triage live may call them.
+	live bool
 }
 
 // handlerFunc is a tool body: it gets the Content current at the call and
@@ -78,7 +92,22 @@ func add[In, Out any](s *sdk.Server, t *tools, spec toolSpec[In], h handlerFunc[
 		if c == nil {
 			return nil, out, errors.New("the library is still loading; try again in a moment")
 		}
+		who := t.caller(req)
+		if spec.live {
+			if err := t.opts.Policy.LiveTriage(who); err != nil {
+				return nil, out, err
+			}
+		}
+		if spec.cost > 0 || spec.metered {
+			if err := t.opts.Limiter.Take(who, spec.cost); err != nil {
+				return nil, out, err
+			}
+		}
+		start := time.Now()
 		out, err = h(ctx, c, req, args)
+		if spec.metered {
+			t.opts.Limiter.Charge(who, access.CostOf(time.Since(start)))
+		}
 		if err != nil && !callerError(err) {
 			t.log.Error("mcp tool failed", "tool", spec.name, "err", err)
 			return nil, out, fmt.Errorf("%s failed with an internal error; the server log has the details", spec.name)
@@ -95,12 +124,40 @@ func (e *argError) Error() string { return e.msg }
 
 func badArg(format string, args ...any) error { return &argError{fmt.Sprintf(format, args...)} }
 
-// callerError reports whether err is the caller's to fix, so its message is
-// shown as it is.
+// callerError reports whether err is the caller's to fix, or a refusal,
+// so its message is shown as it is: the same words the web pages and the
+// CLI show for the same error.
 func callerError(err error) bool {
 	var ae *argError
 	var qe *search.QueryError
-	return errors.As(err, &ae) || errors.Is(err, selection.ErrInvalid) || errors.As(err, &qe) || errors.Is(err, store.ErrNotFound)
+	for _, kind := range []error{selection.ErrInvalid, store.ErrNotFound, access.ErrDenied, access.ErrLimited, live.ErrInvalid,
+		live.ErrOff, snapshot.ErrNamespaceNotAllowed, snapshot.ErrForbidden, snapshot.ErrNotFound, snapshot.ErrUnavailable, gaps.ErrNoCluster} {
+		if errors.Is(err, kind) {
+			return true
+		}
+	}
+	return errors.As(err, &ae) || errors.As(err, &qe)
+}
+
+// ClientAddrHeader carries the client's address from the portal's router
+// to the tools; Handler sets it on every request (replacing whatever the
+// client sent), since the SDK hands the tools the header but not the
+// connection.
+const ClientAddrHeader = "X-Casebook-Client-Addr"
+
+// caller is who makes a tool call: over /mcp the identity header the
+// portal trusts and the client's address; over stdio (no header) the one
+// local user.
+func (t *tools) caller(req *sdk.CallToolRequest) access.Caller {
+	if req == nil || req.Extra == nil || req.Extra.Header == nil {
+		return access.Caller{Addr: "stdio"}
+	}
+	h := req.Extra.Header
+	c := access.Caller{Addr: h.Get(ClientAddrHeader)}
+	if t.opts.Policy.Header != "" {
+		c.Identity = h.Get(t.opts.Policy.Header)
+	}
+	return c
 }
 
 // enum restricts a string property to values.

@@ -2,15 +2,12 @@ package web
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
-	"time"
 
 	"casebook/internal/content"
 	"casebook/internal/probe"
@@ -19,83 +16,29 @@ import (
 	"casebook/web/templates"
 )
 
-// ClusterReader reads one pod's (or a namespace's) triage snapshot,
-// read-only. internal/cluster implements it; nil means no cluster is
-// configured and the wizard asks instead.
-type ClusterReader interface {
-	Collect(ctx context.Context, namespace, target string) (*snapshot.Snapshot, error)
-	Scan(ctx context.Context, namespace string) (*snapshot.Scan, error)
-}
-
-// ClusterConfig is the live-triage part of Deps.
-type ClusterConfig struct {
-	Reader     ClusterReader // nil: no cluster configured
-	Namespaces []string      // the allow-list offered in the picker (empty: any)
-	Timeout    time.Duration // bound on one page's collection
-	Note       string        // shown when Reader is nil (why live triage is off)
-}
-
-// clusterUI holds the live-triage configuration.
-type clusterUI struct{ ClusterConfig }
-
-func newClusterUI(c ClusterConfig) *clusterUI {
-	if c.Timeout <= 0 {
-		c.Timeout = 10 * time.Second
-	}
-	return &clusterUI{c}
-}
-
-func (c *clusterUI) form(r *http.Request) *templates.ClusterForm {
-	f := &templates.ClusterForm{Enabled: c.Reader != nil, Namespaces: c.Namespaces, Namespace: r.URL.Query().Get("namespace"), Message: c.Note}
-	if f.Enabled && len(c.Namespaces) > 0 {
-		f.Message = printer(r.Context()).T("triage.cluster_namespaces", "list", strings.Join(c.Namespaces, ", "))
+// clusterForm is the live-triage part of the wizard's start page.
+func (s *Server) clusterForm(r *http.Request) *templates.ClusterForm {
+	f := &templates.ClusterForm{Enabled: s.live.Enabled(), Namespaces: s.live.Namespaces(), Namespace: r.URL.Query().Get("namespace")}
+	switch {
+	case !f.Enabled:
+		f.Message = s.live.Off()
+	case len(f.Namespaces) > 0:
+		f.Message = printer(r.Context()).T("triage.cluster_namespaces", "list", strings.Join(f.Namespaces, ", "))
 	}
 	return f
 }
 
-var k8sName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$`)
-
-// clusterParams validates the namespace and target of a live triage.
-func clusterParams(q url.Values) (ns, target string, err error) {
-	ns, target = strings.TrimSpace(q.Get("namespace")), strings.TrimSpace(q.Get("pod"))
-	if !k8sName.MatchString(ns) || len(ns) > 63 {
-		return "", "", badRequest{fmt.Sprintf("invalid namespace %q", ns)}
-	}
-	if target != "" {
-		name := target
-		if kind, n, ok := strings.Cut(target, "/"); ok {
-			switch strings.ToLower(kind) {
-			case "pod", "deployment", "replicaset", "statefulset", "job":
-			default:
-				return "", "", badRequest{fmt.Sprintf("invalid target %q: want POD or deployment|replicaset|statefulset|job/NAME", target)}
-			}
-			name = n
-		}
-		if !k8sName.MatchString(name) {
-			return "", "", badRequest{fmt.Sprintf("invalid pod name %q", name)}
-		}
-	}
-	return ns, target, nil
+// clusterParams reads the namespace and target of a live triage; the
+// service validates them.
+func clusterParams(q url.Values) (ns, target string) {
+	return strings.TrimSpace(q.Get("namespace")), strings.TrimSpace(q.Get("pod"))
 }
 
-func (s *Server) liveReader() (*clusterUI, error) {
-	if s.cluster == nil || s.cluster.Reader == nil {
-		return nil, &httpError{http.StatusNotFound, "live triage is not configured on this server; paste an error or upload a snapshot instead"}
-	}
-	return s.cluster, nil
-}
-
-// collectErr turns a collection failure into a page message: a namespace
-// outside the allow-list is 403, a dead cluster is 503 with what happened.
-func collectErr(err error) error {
-	msg := err.Error()
-	switch {
-	case strings.Contains(msg, "not allowed") || strings.Contains(msg, "allow-list"):
-		return &httpError{http.StatusForbidden, msg}
-	case strings.Contains(msg, "not found"):
-		return &httpError{http.StatusNotFound, msg}
-	}
-	return &httpError{http.StatusServiceUnavailable, "could not read the cluster: " + msg + "; answer the questions instead at /triage"}
+// degrades reports whether a failed read should turn into questions for
+// the person rather than an error page: the cluster refused or could not
+// be reached, which says nothing about the pod.
+func degrades(err error) bool {
+	return errors.Is(err, snapshot.ErrUnavailable) || errors.Is(err, snapshot.ErrForbidden)
 }
 
 // handleClusterTriage reads a pod from the cluster and shows the wizard with
@@ -107,32 +50,19 @@ func (s *Server) handleClusterTriage(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	cu, err := s.liveReader()
-	if err != nil {
-		return err
-	}
-	if err := s.requireTriageAccess(r); err != nil {
-		return err
-	}
 	q := r.URL.Query()
-	ns, target, err := clusterParams(q)
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), cu.Timeout)
-	defer cancel()
+	ns, target := clusterParams(q)
 	if target == "" {
-		return s.renderScan(w, r, c, cat, cu, ctx, ns)
+		return s.renderScan(w, r, c, cat, ns)
 	}
 	st, err := triage.ParseState(cat.Root().ID, q.Get("a"))
 	if err != nil {
 		return badRequest{err.Error()}
 	}
-	snap, err := cu.Reader.Collect(ctx, ns, target)
+	snap, err := s.live.Collect(r.Context(), caller(r), ns, target)
 	if err != nil {
-		s.observeClusterError(err)
-		if he := collectErr(err).(*httpError); he.status != http.StatusServiceUnavailable {
-			return he
+		if !degrades(err) {
+			return err
 		}
 		// A dead, slow or refusing cluster must not stop the triage: say
 		// what could not be read and ask the questions instead.
@@ -234,11 +164,10 @@ func (s *Server) probedWalkPage(r *http.Request, c *content.Content, cat *triage
 }
 
 // renderScan lists the troubled pods of a namespace with where each lands.
-func (s *Server) renderScan(w http.ResponseWriter, r *http.Request, c *content.Content, cat *triage.Catalog, cu *clusterUI, ctx context.Context, ns string) error {
-	sc, err := cu.Reader.Scan(ctx, ns)
+func (s *Server) renderScan(w http.ResponseWriter, r *http.Request, c *content.Content, cat *triage.Catalog, ns string) error {
+	sc, err := s.live.Scan(r.Context(), caller(r), ns)
 	if err != nil {
-		s.observeClusterError(err)
-		return collectErr(err)
+		return err
 	}
 	pr := printer(r.Context())
 	p := templates.TriagePage{Chrome: s.chrome(c, pr.T("triage.scan_title", "namespace", ns), "triage", ""), TreeTitle: pr.T("triage.scan_heading", "namespace", ns), RestartHref: "/triage"}
@@ -277,31 +206,19 @@ func targetParam(t snapshot.Target) string {
 // it can be triaged later or elsewhere (casebook triage --snapshot, or the
 // upload on /triage).
 func (s *Server) handleSnapshotDownload(w http.ResponseWriter, r *http.Request) error {
-	cu, err := s.liveReader()
-	if err != nil {
-		return err
-	}
-	if err := s.requireTriageAccess(r); err != nil {
-		return err
-	}
-	ns, target, err := clusterParams(r.URL.Query())
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), cu.Timeout)
-	defer cancel()
+	ns, target := clusterParams(r.URL.Query())
 	var v any
 	name := ns
 	if target == "" {
-		sc, err := cu.Reader.Scan(ctx, ns)
+		sc, err := s.live.Scan(r.Context(), caller(r), ns)
 		if err != nil {
-			return collectErr(err)
+			return err
 		}
 		v = sc
 	} else {
-		snap, err := cu.Reader.Collect(ctx, ns, target)
+		snap, err := s.live.Collect(r.Context(), caller(r), ns, target)
 		if err != nil {
-			return collectErr(err)
+			return err
 		}
 		v, name = snap, ns+"-"+strings.ReplaceAll(target, "/", "-")
 	}
@@ -311,7 +228,7 @@ func (s *Server) handleSnapshotDownload(w http.ResponseWriter, r *http.Request) 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Disposition", `attachment; filename="casebook-snapshot-`+name+`.json"`)
-	_, err = w.Write(buf.Bytes())
+	_, err := w.Write(buf.Bytes())
 	return err
 }
 
@@ -379,23 +296,4 @@ func (s *Server) handleSnapshotUpload(w http.ResponseWriter, r *http.Request) er
 		p.Notices = append(p.Notices, printer(r.Context()).T("triage.snapshot_many", "count", len(snaps)))
 	}
 	return render(r.Context(), w, http.StatusOK, templates.TriageView(p))
-}
-
-// observeClusterError counts a failed read by kind.
-func (s *Server) observeClusterError(err error) {
-	if cm, ok := s.metrics.(interface{ ClusterReadError(string) }); ok && s.metrics != nil {
-		kind := "other"
-		msg := err.Error()
-		switch {
-		case strings.Contains(msg, "forbidden"):
-			kind = "forbidden"
-		case strings.Contains(msg, "deadline") || strings.Contains(msg, "timeout"):
-			kind = "timeout"
-		case strings.Contains(msg, "connection refused") || strings.Contains(msg, "unavailable"):
-			kind = "unavailable"
-		case strings.Contains(msg, "not found"):
-			kind = "notfound"
-		}
-		cm.ClusterReadError(kind)
-	}
 }

@@ -3,7 +3,7 @@ package web_test
 import (
 	"bytes"
 	"context"
-	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"mime/multipart"
@@ -16,19 +16,30 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"casebook/internal/live"
 	"casebook/internal/snapshot"
 	"casebook/internal/web"
 )
 
-// fileReader serves snapshots written by the cluster reader against the
-// real API server (internal/probe/testdata), standing in for a cluster
-// at the web layer; the reader itself is tested against the harness.
+// fileReader serves snapshots the cluster reader wrote against the real API
+// server (testdata/snapshots), standing in for a cluster at the web layer,
+// and fails with the reader's own errors; the reader itself is tested
+// against the harness. It is configured, like the portal, for team-a
+// only.
 type fileReader struct{ dir string }
 
 func (f fileReader) Collect(_ context.Context, ns, target string) (*snapshot.Snapshot, error) {
+	switch {
+	case ns != "team-a":
+		return nil, snapshot.NamespaceNotAllowed(ns, []string{"team-a"})
+	case target == "denied":
+		return nil, fmt.Errorf("%w: could not get pod %s/%s; grant get pods in namespace %s", snapshot.ErrForbidden, ns, target, ns)
+	case target == "unreachable":
+		return nil, fmt.Errorf("%w: could not get pod %s/%s (unavailable): connection refused", snapshot.ErrUnavailable, ns, target)
+	}
 	fh, err := os.Open(filepath.Join(f.dir, target+".json"))
 	if err != nil {
-		return nil, errors.New("pods \"" + target + "\" not found")
+		return nil, fmt.Errorf("%w: pod %s/%s", snapshot.ErrNotFound, ns, target)
 	}
 	defer fh.Close()
 	snaps, err := snapshot.Decode(fh)
@@ -50,11 +61,14 @@ func (f fileReader) Scan(_ context.Context, ns string) (*snapshot.Scan, error) {
 	return sc, nil
 }
 
+// clusterHandler is the portal with live triage over fileReader; the
+// service's own allow-list is left empty so the reader's refusal is the
+// one tested.
 func clusterHandler(t *testing.T) http.Handler {
 	t.Helper()
 	newHandler(t) // loads the shared library
 	return web.New(web.Deps{Content: shared.loader, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Cluster: web.ClusterConfig{Reader: fileReader{"../probe/testdata"}, Namespaces: []string{"team-a"}}})
+		Live: live.New(live.Options{Reader: fileReader{"testdata/snapshots"}})})
 }
 
 func getDoc(t *testing.T, h http.Handler, path string) (int, *goquery.Document) {
@@ -123,12 +137,25 @@ func TestLiveTriageLimits(t *testing.T) {
 		{"/triage/cluster?namespace=team-a&pod=../../etc", 400},
 		{"/triage/cluster?namespace=team-a&pod=secret%2Fdb", 400},
 		{"/triage/cluster?namespace=team-a&pod=missing", 404},
+		{"/triage/cluster/snapshot.json?namespace=team-a&pod=missing", 404},
+		// The reader's refusals are 403, whatever their wording.
+		{"/triage/cluster?namespace=kube-system&pod=coredns-0", 403},
+		{"/triage/cluster?namespace=kube-system", 403},
+		{"/triage/cluster/snapshot.json?namespace=kube-system&pod=coredns-0", 403},
+		{"/triage/cluster?namespace=team-a&pod=denied", 200}, // degrades to questions
+		{"/triage/cluster/snapshot.json?namespace=team-a&pod=denied", 403},
+		{"/triage/cluster/snapshot.json?namespace=team-a&pod=unreachable", 503},
 	} {
 		if status, _ := getDoc(t, h, tc.path); status != tc.want {
 			t.Errorf("%s: %d, want %d", tc.path, status, tc.want)
 		}
 	}
-	status, doc := getDoc(t, h, "/triage/cluster?namespace=team-a")
+	// A dead cluster does not stop the triage: the page says so and asks.
+	status, doc := getDoc(t, h, "/triage/cluster?namespace=team-a&pod=unreachable")
+	if status != 200 || doc.Find(`[data-testid="question"]`).Length() != 1 || !strings.Contains(doc.Text(), "connection refused") {
+		t.Errorf("unreachable cluster: %d, question %d", status, doc.Find(`[data-testid="question"]`).Length())
+	}
+	status, doc = getDoc(t, h, "/triage/cluster?namespace=team-a")
 	if status != 200 || doc.Find(`[data-testid="scan"] tbody tr`).Length() != 2 {
 		t.Errorf("scan: %d with %d rows", status, doc.Find(`[data-testid="scan"] tbody tr`).Length())
 	}
@@ -153,7 +180,7 @@ func TestSnapshotUpload(t *testing.T) {
 		h.ServeHTTP(rec, req)
 		return rec
 	}
-	good, err := os.ReadFile("../probe/testdata/oom.json")
+	good, err := os.ReadFile("testdata/snapshots/oom.json")
 	if err != nil {
 		t.Fatal(err)
 	}

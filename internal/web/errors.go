@@ -1,12 +1,17 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 
+	"casebook/internal/access"
+	"casebook/internal/live"
 	"casebook/internal/selection"
+	"casebook/internal/snapshot"
 	"casebook/internal/store"
 	"casebook/web/templates"
 )
@@ -23,8 +28,9 @@ var errUnavailable = &httpError{http.StatusServiceUnavailable, "the library is s
 
 func notFound(msg string) error { return &httpError{http.StatusNotFound, msg} }
 
-// statusOf maps an error to a status code and the message a user may see.
-// Only client errors expose their message; server errors say less.
+// statusOf maps an error to a status code and the message a user may see:
+// the one table for every handler. Only client errors expose their
+// message; server errors say less.
 func statusOf(err error) (int, string) {
 	var he *httpError
 	var br badRequest
@@ -33,8 +39,18 @@ func statusOf(err error) (int, string) {
 		return he.status, he.msg
 	case errors.As(err, &br):
 		return http.StatusBadRequest, br.msg
-	case errors.Is(err, selection.ErrInvalid):
+	case errors.Is(err, selection.ErrInvalid), errors.Is(err, live.ErrInvalid):
 		return http.StatusBadRequest, err.Error()
+	case errors.Is(err, access.ErrDenied), errors.Is(err, snapshot.ErrNamespaceNotAllowed), errors.Is(err, snapshot.ErrForbidden):
+		return http.StatusForbidden, err.Error()
+	case errors.Is(err, access.ErrLimited):
+		return http.StatusTooManyRequests, err.Error()
+	case errors.Is(err, live.ErrOff):
+		return http.StatusNotFound, err.Error() + "; paste an error or upload a snapshot instead"
+	case errors.Is(err, snapshot.ErrNotFound):
+		return http.StatusNotFound, err.Error()
+	case errors.Is(err, snapshot.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
+		return http.StatusServiceUnavailable, err.Error() + "; answer the questions instead at /triage"
 	case errors.Is(err, store.ErrNotFound):
 		return http.StatusNotFound, "not found"
 	case isClientError(err):
@@ -63,6 +79,10 @@ func (s *Server) adapt(h handlerFunc) http.HandlerFunc {
 			return
 		}
 		status, msg := statusOf(err)
+		var ae *access.Error
+		if errors.As(err, &ae) && ae.RetryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(ae.RetryAfter))
+		}
 		if status >= 500 {
 			s.log.Error("request failed", "path", r.URL.Path, "err", err, "request_id", requestID(r.Context()))
 		}
@@ -77,7 +97,7 @@ func (s *Server) adapt(h handlerFunc) http.HandlerFunc {
 }
 
 func wantsJSON(r *http.Request) bool {
-	return strings.HasPrefix(r.URL.Path, "/api/") || strings.Contains(r.Header.Get("Accept"), "application/json") && !strings.Contains(r.Header.Get("Accept"), "text/html")
+	return strings.HasPrefix(r.URL.Path, "/api/") || strings.HasSuffix(r.URL.Path, ".json") || strings.Contains(r.Header.Get("Accept"), "application/json") && !strings.Contains(r.Header.Get("Accept"), "text/html")
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

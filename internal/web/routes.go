@@ -34,8 +34,9 @@ func (s *Server) routes(ext []func(Router)) http.Handler {
 	r.Get("/triage/writeup", s.adapt(s.handleWriteup))
 	r.Get("/gaps", s.adapt(s.rateLimited(s.handleGaps)))
 	r.Post("/gaps", s.adapt(s.rateLimited(s.handleGapsUpload)))
-	r.Get("/triage/cluster", s.adapt(s.rateLimited(s.handleClusterTriage)))
-	r.Get("/triage/cluster/snapshot.json", s.adapt(s.rateLimited(s.handleSnapshotDownload)))
+	// Live triage: the live service applies the policy and the limiter.
+	r.Get("/triage/cluster", s.adapt(s.handleClusterTriage))
+	r.Get("/triage/cluster/snapshot.json", s.adapt(s.handleSnapshotDownload))
 	r.Post("/triage/snapshot", s.adapt(s.rateLimited(s.handleSnapshotUpload)))
 
 	r.Route("/api", func(r chi.Router) {

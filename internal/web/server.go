@@ -11,8 +11,10 @@ import (
 
 	"github.com/a-h/templ"
 
+	"casebook/internal/access"
 	"casebook/internal/content"
 	"casebook/internal/i18n"
+	"casebook/internal/live"
 	"casebook/web/static"
 	"casebook/web/templates"
 )
@@ -29,8 +31,14 @@ type Deps struct {
 	Static  fs.FS // nil uses the embedded assets
 	Version string
 	Metrics Metrics // nil records nothing
-	Access  Access
-	Cluster ClusterConfig
+	// Policy is who may use the portal and read the cluster through it;
+	// Limiter the budget of expensive work per caller, shared with the
+	// MCP tools (nil: a limiter of 60 a minute of its own).
+	Policy  access.Policy
+	Limiter *access.Limiter
+	// Live is live triage; nil or not Enabled means no cluster is
+	// configured, and the wizard asks instead.
+	Live *live.Service
 	// Extensions add routes owned by other features (triage, MCP, metrics).
 	Extensions []func(r Router)
 	// Gaps runs the gap checks for /gaps and lists an incident's checks;
@@ -48,9 +56,9 @@ type Server struct {
 	assets  *static.Assets
 	version string
 	metrics Metrics
-	cluster *clusterUI
-	access  Access
-	limiter *limiter
+	live    *live.Service
+	policy  access.Policy
+	limiter *access.Limiter
 	gaps    Gaps
 	// searchGraphs holds the graphs of recent search results.
 	searchGraphs searchGraphs
@@ -63,8 +71,11 @@ func New(d Deps) http.Handler {
 	if fsys == nil {
 		fsys = static.FS
 	}
+	if d.Limiter == nil {
+		d.Limiter = access.NewLimiter(0)
+	}
 	s := &Server{content: d.Content, log: d.Log, assets: static.NewAssets(fsys), version: d.Version, metrics: d.Metrics,
-		access: d.Access, limiter: newLimiter(d.Access.RateLimit), cluster: newClusterUI(d.Cluster), gaps: d.Gaps,
+		policy: d.Policy, limiter: d.Limiter, live: d.Live, gaps: d.Gaps,
 		defaultLang: d.DefaultLang}
 	if s.defaultLang == "" {
 		s.defaultLang = i18n.EN

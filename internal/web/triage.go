@@ -103,9 +103,7 @@ func (s *Server) renderTriageStart(w http.ResponseWriter, r *http.Request, c *co
 			p.Start = append(p.Start, templates.Link{Label: choiceLabel(pr, ch), Href: triageHref(triage.State{Tree: root.ID}.With(start.ID, ch.ID))})
 		}
 	}
-	if s.cluster != nil {
-		p.Cluster = s.cluster.form(r)
-	}
+	p.Cluster = s.clusterForm(r)
 	return render(r.Context(), w, status, templates.TriageView(p))
 }
 

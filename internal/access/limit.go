@@ -1,0 +1,120 @@
+package access
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+)
+
+// ErrLimited is returned when a caller has spent its budget; the Error
+// carries how long to wait.
+var ErrLimited = errors.New("rate limited")
+
+// Limiter is a token bucket per caller for the expensive work: classifying
+// a paste, reading the cluster, parsing an upload, and searches that turn
+// out costly. Each caller may spend PerMinute tokens a minute with a burst
+// of a sixth of that. Work whose cost is known only afterwards (a search,
+// an upload) is charged when it is done and may leave the bucket in debt,
+// which refuses the caller's next request until it is paid back; a request
+// is admitted while the caller holds at least one token.
+type Limiter struct {
+	mu      sync.Mutex
+	perMin  int
+	burst   float64
+	buckets map[string]*bucket
+	now     func() time.Time
+}
+
+type bucket struct {
+	tokens float64
+	at     time.Time
+}
+
+// maxCallers bounds the buckets kept; idle ones are forgotten first.
+const maxCallers = 10000
+
+// NewLimiter allows perMin tokens per caller per minute (0 = 60).
+func NewLimiter(perMin int) *Limiter {
+	if perMin <= 0 {
+		perMin = 60
+	}
+	return &Limiter{perMin: perMin, burst: float64(max(1, perMin/6)), buckets: map[string]*bucket{}, now: time.Now}
+}
+
+// PerMinute is the configured rate.
+func (l *Limiter) PerMinute() int { return l.perMin }
+
+// Take admits a request of the caller that costs cost tokens (1 for a
+// classify or a cluster read; 0 for work charged afterwards), or refuses
+// it with an *Error of kind ErrLimited while the caller holds less than
+// one token. A nil Limiter admits everything (a one-user stdio session).
+func (l *Limiter) Take(c Caller, cost float64) error {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.bucket(c.Key())
+	if b.tokens < 1 {
+		wait := int(math.Ceil((1 - b.tokens) * 60 / float64(l.perMin)))
+		return &Error{Kind: ErrLimited, RetryAfter: max(1, wait),
+			Msg: fmt.Sprintf("too many requests; at most %d a minute, try again in %d s", l.perMin, max(1, wait))}
+	}
+	b.tokens = max(b.tokens-cost, -10*l.burst) // a debt is paid back within minutes
+	return nil
+}
+
+// Charge adds the cost of work already done (see CostOf), so an expensive
+// caller waits longer before the next request. It never refuses.
+func (l *Limiter) Charge(c Caller, cost float64) {
+	if l == nil || cost <= 0 {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.bucket(c.Key())
+	b.tokens = max(b.tokens-cost, -10*l.burst)
+}
+
+// bucket returns the caller's bucket refilled to now; l.mu held.
+func (l *Limiter) bucket(key string) *bucket {
+	now := l.now()
+	b, ok := l.buckets[key]
+	if !ok {
+		if len(l.buckets) >= maxCallers {
+			l.forgetIdle(now)
+		}
+		b = &bucket{tokens: l.burst, at: now}
+		l.buckets[key] = b
+	}
+	b.tokens = min(l.burst, b.tokens+now.Sub(b.at).Minutes()*float64(l.perMin))
+	b.at = now
+	return b
+}
+
+// forgetIdle drops full buckets (callers idle long enough to have paid
+// back everything), and if none is full, the oldest half.
+func (l *Limiter) forgetIdle(now time.Time) {
+	for k, b := range l.buckets {
+		if b.tokens+now.Sub(b.at).Minutes()*float64(l.perMin) >= l.burst {
+			delete(l.buckets, k)
+		}
+	}
+	if len(l.buckets) < maxCallers {
+		return
+	}
+	n := 0
+	for k := range l.buckets {
+		delete(l.buckets, k)
+		if n++; n >= maxCallers/2 {
+			return
+		}
+	}
+}
+
+// CostOf is what work that took d costs: a token per 100 ms, so a search
+// or an upload of ordinary size is nearly free and one that burns seconds
+// of CPU spends what many small requests would.
+func CostOf(d time.Duration) float64 { return d.Seconds() * 10 }
