@@ -1,15 +1,15 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
+	"casebook/internal/access"
 	"casebook/internal/graph"
 	"casebook/internal/library"
-	"casebook/internal/search"
 	"casebook/internal/selection"
 	"casebook/internal/store"
 )
@@ -127,12 +127,14 @@ func (s *Server) handleAPIGraph(w http.ResponseWriter, r *http.Request) error {
 		}
 		x := st.clone()
 		x.Page, x.Kind, x.Sort, x.PerPage = 1, "", "", 0
+		who := caller(r)
+		if err := s.limiter.Take(who, 0); err != nil {
+			return err
+		}
+		start := time.Now()
 		g, err := s.searchGraphs.get(r.Context(), c, x.SearchRequest(), x.values().Encode(), focus)
+		s.limiter.Charge(who, access.CostOf(time.Since(start)))
 		if err != nil {
-			var qe *search.QueryError
-			if errors.As(err, &qe) {
-				return badRequest{qe.Msg}
-			}
 			return err
 		}
 		writeJSON(w, http.StatusOK, graphWithKo(c.Taxonomy, g))

@@ -10,6 +10,7 @@ import (
 
 	"casebook/internal/access"
 	"casebook/internal/live"
+	"casebook/internal/search"
 	"casebook/internal/selection"
 	"casebook/internal/snapshot"
 	"casebook/internal/store"
@@ -34,11 +35,14 @@ func notFound(msg string) error { return &httpError{http.StatusNotFound, msg} }
 func statusOf(err error) (int, string) {
 	var he *httpError
 	var br badRequest
+	var qe *search.QueryError
 	switch {
 	case errors.As(err, &he):
 		return he.status, he.msg
 	case errors.As(err, &br):
 		return http.StatusBadRequest, br.msg
+	case errors.As(err, &qe):
+		return http.StatusBadRequest, qe.Msg
 	case errors.Is(err, selection.ErrInvalid), errors.Is(err, live.ErrInvalid):
 		return http.StatusBadRequest, err.Error()
 	case errors.Is(err, access.ErrDenied), errors.Is(err, snapshot.ErrNamespaceNotAllowed), errors.Is(err, snapshot.ErrForbidden):

@@ -2,11 +2,11 @@ package web
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"strings"
 	"time"
 
+	"casebook/internal/access"
 	"casebook/internal/content"
 	"casebook/internal/i18n"
 	"casebook/internal/library"
@@ -25,16 +25,21 @@ func (s *Server) runSearch(r *http.Request, c *content.Content) (listState, *sea
 	if c.Search == nil {
 		return st, nil, &httpError{http.StatusServiceUnavailable, "the search index is not available; the library list still works at /"}
 	}
+	// A search is free until it is costly: the caller is admitted while
+	// not in debt and charged for the time it took, so a flood of random
+	// 500-character queries slows its sender down, not everyone.
+	who := caller(r)
+	if err := s.limiter.Take(who, 0); err != nil {
+		return st, nil, err
+	}
 	start := time.Now()
 	res, err := c.Search.Search(r.Context(), st.SearchRequest())
+	took := time.Since(start)
+	s.limiter.Charge(who, access.CostOf(took))
 	if s.metrics != nil {
-		s.metrics.SearchLatency(time.Since(start).Seconds())
+		s.metrics.SearchLatency(took.Seconds())
 	}
 	if err != nil {
-		var qe *search.QueryError
-		if errors.As(err, &qe) {
-			return st, nil, badRequest{qe.Msg}
-		}
 		return st, nil, err
 	}
 	return st, res, nil
