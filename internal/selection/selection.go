@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"casebook/internal/i18n"
 	"casebook/internal/library"
 	"casebook/internal/search"
 	"casebook/internal/store"
@@ -28,7 +29,7 @@ type Selection struct {
 	Sort    string // store.SortNewest, SortOldest or SortTitle
 	Page    int    // 1-based
 	PerPage int
-	Lang    string // "" (the reader's default), or one of Languages
+	Lang    i18n.Lang // "" (negotiated from the cookie or the browser), i18n.EN or i18n.KO
 }
 
 // Kinds a selection can be limited to; "all" is accepted as "".
@@ -36,9 +37,6 @@ const (
 	KindIncident = "incident"
 	KindPlaybook = "playbook"
 )
-
-// Languages are the languages content is served in.
-var Languages = []string{"en", "ko"}
 
 // MaxQuery bounds the query text, in bytes: a longer text is a paste, which
 // the classifier (triage) reads, not the search.
@@ -124,12 +122,13 @@ func Parse(q url.Values, tax *library.Taxonomy, orgs map[string]string, p Paging
 	default:
 		return s, invalid("invalid kind %q: want incident, playbook or all", k)
 	}
-	switch l := q.Get("lang"); {
+	switch l := i18n.Lang(q.Get("lang")); {
 	case l == "":
-	case slices.Contains(Languages, l):
+	case slices.Contains(i18n.Langs, l):
 		s.Lang = l
 	default:
-		return s, invalid("invalid lang %q: want %s", l, strings.Join(Languages, " or "))
+		// The web's language negotiation refuses it with the same words.
+		return s, &Error{(&i18n.InvalidLangError{Value: string(l)}).Error()}
 	}
 	return s, nil
 }
@@ -188,7 +187,7 @@ func (s Selection) Values(defaultPerPage int) url.Values {
 		v.Set("page", strconv.Itoa(s.Page))
 	}
 	if s.Lang != "" {
-		v.Set("lang", s.Lang)
+		v.Set("lang", string(s.Lang))
 	}
 	return v
 }
