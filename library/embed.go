@@ -4,7 +4,7 @@ package library
 
 import "embed"
 
-// FS holds taxonomy.yaml, incidents/, playbooks/, triage/ and checks/.
+// FS holds taxonomy.yaml, incidents/, playbooks/, triage/, checks/ and drills/.
 //
-//go:embed *.yaml *.md incidents playbooks triage checks
+//go:embed *.yaml *.md incidents playbooks triage checks drills
 var FS embed.FS

@@ -65,6 +65,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runTriageLive(ctx, args, stdout, stderr)
 	case "gaps":
 		return runGaps(ctx, args, stdout, stderr)
+	case "drill":
+		return runDrill(ctx, args, getenv, stdin, stdout, stderr)
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -83,6 +85,8 @@ Commands:
              read the cluster read-only and route a troubled pod
   gaps [--kubeconfig K] [--json] [--fail-on high] | --snapshot FILE
              check the cluster for the conditions behind the library's incidents
+  drill list | run ID | brief ID | record -n NS POD --route R
+             practise triage on recorded broken clusters, or record one
   mcp        serve the read-only MCP tools for AI assistants on stdin/stdout
   export     write the library (or a filtered part) as JSON or CSV
   help       show this text

@@ -14,6 +14,7 @@ import (
 
 	"casebook/internal/access"
 	"casebook/internal/content"
+	"casebook/internal/drill"
 	"casebook/internal/gaps"
 	"casebook/internal/live"
 	"casebook/internal/metrics"
@@ -45,6 +46,7 @@ type app struct {
 	limiter *access.Limiter
 	live    *live.Service
 	gaps    *gaps.Service
+	drills  *drill.Service
 }
 
 func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
@@ -65,12 +67,13 @@ func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
 	reader, off := connectCluster(cfg, log)
 	a.live = liveService(cfg, reader, off, a.policy, a.limiter, m)
 	a.gaps = gapsService(loader, reader)
+	a.drills = drill.NewService(fsys, contentVersion(loader))
 	var staticFS fs.FS
 	if cfg.Dev {
 		staticFS = os.DirFS("web/static")
 	}
 	handler := web.New(web.Deps{Content: loader, Log: log, Static: staticFS, Version: version(), Metrics: m, Extensions: extensions(a),
-		Policy: a.policy, Limiter: a.limiter, Live: a.live, Gaps: a.gaps, DefaultLang: cfg.DefaultLang})
+		Policy: a.policy, Limiter: a.limiter, Live: a.live, Gaps: a.gaps, DefaultLang: cfg.DefaultLang, Drills: a.drills})
 	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	return a, nil
@@ -134,3 +137,14 @@ func libraryName(c config) string {
 var buildVersion = "dev"
 
 func version() string { return buildVersion }
+
+// contentVersion names the loaded library's content, so services that
+// read the library themselves reload when it changes.
+func contentVersion(loader *content.Loader) func() string {
+	return func() string {
+		if c := loader.Current(); c != nil {
+			return c.Hash
+		}
+		return ""
+	}
+}

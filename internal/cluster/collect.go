@@ -155,7 +155,8 @@ func (c *collection) quotas(s *snapshot.Snapshot) {
 			return err
 		}
 		for _, q := range list.Items {
-			s.Quotas = append(s.Quotas, snapshot.Quota{Name: q.Name, Hard: resources(q.Status.Hard), Used: resources(q.Status.Used)})
+			s.Quotas = append(s.Quotas, snapshot.Quota{Name: q.Name, Hard: resources(q.Status.Hard), Used: resources(q.Status.Used),
+				CreatedAt: q.CreationTimestamp.UTC()})
 		}
 		return nil
 	})

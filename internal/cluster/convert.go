@@ -62,6 +62,8 @@ func convertPod(p *corev1.Pod) *snapshot.Pod {
 		Message:           p.Status.Message,
 		QOSClass:          string(p.Status.QOSClass),
 		StartTime:         timePtr(ptrTime(p.Status.StartTime)),
+		IP:                p.Status.PodIP,
+		HostIP:            p.Status.HostIP,
 	}
 	if p.Spec.PreemptionPolicy != nil {
 		sp.PreemptionPolicy = string(*p.Spec.PreemptionPolicy)
@@ -86,7 +88,8 @@ func convertPod(p *corev1.Pod) *snapshot.Pod {
 		}
 	}
 	for _, t := range p.Spec.Tolerations {
-		sp.Tolerations = append(sp.Tolerations, snapshot.Toleration{Key: t.Key, Operator: string(t.Operator), Value: t.Value, Effect: string(t.Effect)})
+		sp.Tolerations = append(sp.Tolerations, snapshot.Toleration{Key: t.Key, Operator: string(t.Operator), Value: t.Value, Effect: string(t.Effect),
+			Seconds: t.TolerationSeconds})
 	}
 	statuses := map[string]corev1.ContainerStatus{}
 	for _, s := range append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
@@ -222,12 +225,24 @@ func convertNode(n *corev1.Node) snapshot.Node {
 		OSImage:        n.Status.NodeInfo.OSImage,
 		KernelVersion:  n.Status.NodeInfo.KernelVersion,
 		CreatedAt:      n.CreationTimestamp.UTC(),
+
+		Architecture:     n.Status.NodeInfo.Architecture,
+		ContainerRuntime: n.Status.NodeInfo.ContainerRuntimeVersion,
+	}
+	for _, a := range n.Status.Addresses {
+		switch {
+		case a.Type == corev1.NodeInternalIP && sn.InternalIP == "":
+			sn.InternalIP = a.Address
+		case a.Type == corev1.NodeExternalIP && sn.ExternalIP == "":
+			sn.ExternalIP = a.Address
+		}
 	}
 	for _, t := range n.Spec.Taints {
 		sn.Taints = append(sn.Taints, snapshot.Taint{Key: t.Key, Value: t.Value, Effect: string(t.Effect)})
 	}
 	sn.Conditions = conditions(n.Status.Conditions, func(c corev1.NodeCondition) snapshot.Condition {
-		return snapshot.Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: timePtr(c.LastTransitionTime)}
+		return snapshot.Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason, Message: c.Message,
+			LastTransitionTime: timePtr(c.LastTransitionTime), LastHeartbeatTime: timePtr(c.LastHeartbeatTime)}
 	})
 	return sn
 }
@@ -243,6 +258,12 @@ func convertEvent(e *corev1.Event) snapshot.Event {
 	if last.IsZero() {
 		last = e.CreationTimestamp.Time
 	}
+	// Events written through events.k8s.io (the scheduler's) have no
+	// firstTimestamp; their eventTime is the first occurrence.
+	first := e.FirstTimestamp.Time
+	if first.IsZero() {
+		first = e.EventTime.Time
+	}
 	src := e.Source.Component
 	if src == "" {
 		src = e.ReportingController
@@ -250,7 +271,7 @@ func convertEvent(e *corev1.Event) snapshot.Event {
 	return snapshot.Event{
 		Type: e.Type, Reason: e.Reason, Message: e.Message, Source: src, Count: e.Count,
 		Object:    snapshot.ObjectRef{Kind: e.InvolvedObject.Kind, Namespace: e.InvolvedObject.Namespace, Name: e.InvolvedObject.Name},
-		FirstTime: e.FirstTimestamp.UTC(), LastTime: last.UTC(),
+		FirstTime: first.UTC(), LastTime: last.UTC(),
 	}
 }
 

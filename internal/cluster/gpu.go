@@ -54,6 +54,10 @@ func (c *collection) readGPUDaemonSets() []snapshot.DaemonSet {
 			DesiredNumberScheduled: ds.Status.DesiredNumberScheduled,
 			NumberReady:            ds.Status.NumberReady,
 			NumberUnavailable:      ds.Status.NumberUnavailable,
+			CurrentNumberScheduled: ds.Status.CurrentNumberScheduled,
+			UpdatedNumberScheduled: ds.Status.UpdatedNumberScheduled,
+			NumberAvailable:        ds.Status.NumberAvailable,
+			CreatedAt:              ds.CreationTimestamp.UTC(),
 		}
 		sel, err := metav1.LabelSelectorAsSelector(ds.Spec.Selector)
 		if err == nil && !sel.Empty() {
@@ -98,7 +102,13 @@ func gpuComponent(ds *appsv1.DaemonSet) string {
 
 // brief summarises a pod for the GPU stack: Ready, or the reason it is not.
 func brief(p *corev1.Pod) snapshot.PodBrief {
-	b := snapshot.PodBrief{Name: p.Name, NodeName: p.Spec.NodeName, Phase: string(p.Status.Phase)}
+	b := snapshot.PodBrief{Name: p.Name, NodeName: p.Spec.NodeName, Phase: string(p.Status.Phase),
+		Containers: len(p.Spec.Containers), CreatedAt: p.CreationTimestamp.UTC()}
+	for _, s := range p.Status.ContainerStatuses {
+		if s.Ready {
+			b.ReadyContainers++
+		}
+	}
 	for _, cnd := range p.Status.Conditions {
 		if cnd.Type == corev1.PodReady {
 			b.Ready = cnd.Status == corev1.ConditionTrue

@@ -16,18 +16,23 @@ const (
 )
 
 // logs reads, only with ReadLogs, the previous log of each restarted
-// container of the pod, and the log of device plugin pods on GPU nodes
-// that advertise no GPU.
+// container of the pod and the current log of each running one (a model
+// server that is slow but alive says why only there), and the log of
+// device plugin pods on GPU nodes that advertise no GPU.
 func (c *collection) logs(s *snapshot.Snapshot, pod *corev1.Pod) {
 	if !c.r.opts.ReadLogs {
 		return
 	}
 	for _, st := range pod.Status.ContainerStatuses {
-		if st.RestartCount == 0 {
-			continue
+		if st.RestartCount > 0 {
+			if tail, ok := c.readLog(pod.Namespace, pod.Name, st.Name, true); ok {
+				s.Logs = append(s.Logs, snapshot.ContainerLog{Pod: pod.Name, Container: st.Name, Previous: true, Tail: tail})
+			}
 		}
-		if tail, ok := c.readLog(pod.Namespace, pod.Name, st.Name, true); ok {
-			s.Logs = append(s.Logs, snapshot.ContainerLog{Pod: pod.Name, Container: st.Name, Previous: true, Tail: tail})
+		if st.State.Running != nil {
+			if tail, ok := c.readLog(pod.Namespace, pod.Name, st.Name, false); ok {
+				s.Logs = append(s.Logs, snapshot.ContainerLog{Pod: pod.Name, Container: st.Name, Tail: tail})
+			}
 		}
 	}
 	for _, ds := range s.DaemonSets {

@@ -46,6 +46,7 @@ func (c *collection) owner(ns, kind, name string) (snapshot.Owner, *metav1.Owner
 				return err
 			}
 			o.Replicas, o.ReadyReplicas = rs.Spec.Replicas, rs.Status.ReadyReplicas
+			o.CreatedAt, o.CurrentReplicas, o.AvailableReplicas = rs.CreationTimestamp.UTC(), rs.Status.Replicas, rs.Status.AvailableReplicas
 			o.Conditions = conditions(rs.Status.Conditions, func(c appsv1.ReplicaSetCondition) snapshot.Condition {
 				return snapshot.Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: timePtr(c.LastTransitionTime)}
 			})
@@ -59,6 +60,8 @@ func (c *collection) owner(ns, kind, name string) (snapshot.Owner, *metav1.Owner
 				return err
 			}
 			o.Replicas, o.ReadyReplicas = d.Spec.Replicas, d.Status.ReadyReplicas
+			o.CreatedAt, o.CurrentReplicas = d.CreationTimestamp.UTC(), d.Status.Replicas
+			o.UpdatedReplicas, o.AvailableReplicas = d.Status.UpdatedReplicas, d.Status.AvailableReplicas
 			o.Conditions = conditions(d.Status.Conditions, func(c appsv1.DeploymentCondition) snapshot.Condition {
 				return snapshot.Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: timePtr(c.LastTransitionTime)}
 			})
@@ -71,6 +74,8 @@ func (c *collection) owner(ns, kind, name string) (snapshot.Owner, *metav1.Owner
 				return err
 			}
 			o.Replicas, o.ReadyReplicas = st.Spec.Replicas, st.Status.ReadyReplicas
+			o.CreatedAt, o.CurrentReplicas = st.CreationTimestamp.UTC(), st.Status.Replicas
+			o.UpdatedReplicas, o.AvailableReplicas = st.Status.UpdatedReplicas, st.Status.AvailableReplicas
 			return nil
 		})
 	case "Job":
@@ -79,6 +84,7 @@ func (c *collection) owner(ns, kind, name string) (snapshot.Owner, *metav1.Owner
 			if err != nil {
 				return err
 			}
+			o.CreatedAt, o.Replicas, o.CurrentReplicas = j.CreationTimestamp.UTC(), j.Spec.Parallelism, j.Status.Active
 			o.Conditions = conditions(j.Status.Conditions, func(c batchv1.JobCondition) snapshot.Condition {
 				return snapshot.Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: timePtr(c.LastTransitionTime)}
 			})

@@ -37,6 +37,10 @@ func (c *collection) volumes(s *snapshot.Snapshot) {
 			if q, ok := p.Spec.Resources.Requests["storage"]; ok {
 				pvc.Request = q.String()
 			}
+			if q, ok := p.Status.Capacity["storage"]; ok {
+				pvc.Capacity = q.String()
+			}
+			pvc.CreatedAt = p.CreationTimestamp.UTC()
 			return nil
 		})
 		if !ok {

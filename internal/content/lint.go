@@ -3,6 +3,7 @@ package content
 import (
 	"io/fs"
 
+	"casebook/internal/drill"
 	"casebook/internal/gaps"
 	"casebook/internal/library"
 	"casebook/internal/triage"
@@ -25,7 +26,8 @@ func extraProblems(fsys fs.FS, lib *library.Library) []library.Problem {
 	if lib != nil {
 		problems = append(problems, lib.RouteProblems(func(r string) bool { _, ok := cat.Route(r); return ok })...)
 	}
-	return append(problems, gaps.Lint(fsys, lib)...)
+	problems = append(problems, gaps.Lint(fsys, lib)...)
+	return append(problems, drill.Lint(fsys, lib, cat)...)
 }
 
 // loadTriage loads the triage catalogue, reports every text without its

@@ -21,6 +21,12 @@ type Node struct {
 	OSImage        string            `json:"osImage,omitempty"`
 	KernelVersion  string            `json:"kernelVersion,omitempty"`
 	CreatedAt      time.Time         `json:"createdAt,omitzero"`
+	// The node's addresses, architecture and container runtime, as kubectl
+	// get nodes -o wide and describe node show them.
+	InternalIP       string `json:"internalIP,omitempty"`
+	ExternalIP       string `json:"externalIP,omitempty"`
+	Architecture     string `json:"architecture,omitempty"`
+	ContainerRuntime string `json:"containerRuntime,omitempty"`
 }
 
 // Taint mirrors core/v1 Taint.

@@ -50,13 +50,20 @@ type Owner struct {
 	Replicas      *int32      `json:"replicas,omitempty"`
 	ReadyReplicas int32       `json:"readyReplicas,omitempty"`
 	Conditions    []Condition `json:"conditions,omitempty"`
+	// CreatedAt and the status counts below let a recording be shown as
+	// kubectl get and describe show the workload (the drill runner).
+	CreatedAt         time.Time `json:"createdAt,omitzero"`
+	CurrentReplicas   int32     `json:"currentReplicas,omitempty"`
+	UpdatedReplicas   int32     `json:"updatedReplicas,omitempty"`
+	AvailableReplicas int32     `json:"availableReplicas,omitempty"`
 }
 
 // Quota is one ResourceQuota of the pod's namespace.
 type Quota struct {
-	Name string       `json:"name"`
-	Hard ResourceList `json:"hard,omitempty"`
-	Used ResourceList `json:"used,omitempty"`
+	Name      string       `json:"name"`
+	Hard      ResourceList `json:"hard,omitempty"`
+	Used      ResourceList `json:"used,omitempty"`
+	CreatedAt time.Time    `json:"createdAt,omitzero"`
 }
 
 // PriorityClass is the pod's priority class.
@@ -77,6 +84,9 @@ type PVC struct {
 	AccessModes      []string `json:"accessModes,omitempty"`
 	Request          string   `json:"request,omitempty"`
 	Missing          bool     `json:"missing,omitempty"`
+	// Capacity is status.capacity[storage] of a bound claim.
+	Capacity  string    `json:"capacity,omitempty"`
+	CreatedAt time.Time `json:"createdAt,omitzero"`
 }
 
 // StorageClass is a class a PVC names.
@@ -136,8 +146,14 @@ type DaemonSet struct {
 	DesiredNumberScheduled int32             `json:"desired"`
 	NumberReady            int32             `json:"ready"`
 	NumberUnavailable      int32             `json:"unavailable,omitempty"`
-	Pods                   []PodBrief        `json:"pods,omitempty"`
-	PodsKnown              bool              `json:"podsKnown,omitempty"`
+	// CurrentNumberScheduled, UpdatedNumberScheduled, NumberAvailable and
+	// CreatedAt complete kubectl get daemonsets for the drill runner.
+	CurrentNumberScheduled int32      `json:"current,omitempty"`
+	UpdatedNumberScheduled int32      `json:"updated,omitempty"`
+	NumberAvailable        int32      `json:"available,omitempty"`
+	CreatedAt              time.Time  `json:"createdAt,omitzero"`
+	Pods                   []PodBrief `json:"pods,omitempty"`
+	PodsKnown              bool       `json:"podsKnown,omitempty"`
 }
 
 // GPU stack components a DaemonSet can be.
@@ -158,6 +174,11 @@ type PodBrief struct {
 	Reason       string `json:"reason,omitempty"` // CrashLoopBackOff, Init:0/1, ...
 	Message      string `json:"message,omitempty"`
 	RestartCount int32  `json:"restartCount,omitempty"`
+	// Containers and ReadyContainers count the app containers, and
+	// CreatedAt is the pod's creation, for kubectl get pods.
+	Containers      int       `json:"containers,omitempty"`
+	ReadyContainers int       `json:"readyContainers,omitempty"`
+	CreatedAt       time.Time `json:"createdAt,omitzero"`
 }
 
 // ClusterPolicy is the GPU Operator's ClusterPolicy state.

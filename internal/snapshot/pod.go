@@ -33,6 +33,10 @@ type Pod struct {
 	QOSClass        string       `json:"qosClass,omitempty"`
 	Conditions      []Condition  `json:"conditions,omitempty"`
 	StartTime       *time.Time   `json:"startTime,omitempty"`
+	// IP and HostIP are status.podIP and status.hostIP, as kubectl shows
+	// them.
+	IP     string `json:"ip,omitempty"`
+	HostIP string `json:"hostIP,omitempty"`
 }
 
 // NodeSelectorTerm is one ORed term of a required node affinity.
@@ -55,6 +59,9 @@ type Toleration struct {
 	Operator string `json:"operator,omitempty"` // Equal (default) or Exists
 	Value    string `json:"value,omitempty"`
 	Effect   string `json:"effect,omitempty"` // "" matches every effect
+	// Seconds is tolerationSeconds: how long a NoExecute taint is
+	// tolerated before eviction.
+	Seconds *int64 `json:"tolerationSeconds,omitempty"`
 }
 
 // Container merges a container's spec (resources) with its status.
@@ -114,6 +121,9 @@ type Condition struct {
 	Reason             string     `json:"reason,omitempty"`
 	Message            string     `json:"message,omitempty"`
 	LastTransitionTime *time.Time `json:"lastTransitionTime,omitempty"`
+	// LastHeartbeatTime is set on node conditions: when the kubelet last
+	// reported them (a stale one is how a dead kubelet shows).
+	LastHeartbeatTime *time.Time `json:"lastHeartbeatTime,omitempty"`
 }
 
 // FindCondition returns the condition of the given type.

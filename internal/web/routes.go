@@ -34,6 +34,10 @@ func (s *Server) routes(ext []func(Router)) http.Handler {
 	r.Get("/triage/writeup", s.adapt(s.handleWriteup))
 	r.Get("/gaps", s.adapt(s.rateLimited(s.handleGaps)))
 	r.Post("/gaps", s.adapt(s.rateLimited(s.handleGapsUpload)))
+	r.Get("/drills", s.adapt(s.handleDrills))
+	r.Get("/drills/{id}", s.adapt(s.handleDrill))
+	r.Get("/drills/{id}/brief", s.adapt(s.handleDrillBrief))
+	r.Get("/drills/{id}/debrief", s.adapt(s.handleDrillDebrief))
 	// Live triage: the live service applies the policy and the limiter.
 	r.Get("/triage/cluster", s.adapt(s.handleClusterTriage))
 	r.Get("/triage/cluster/snapshot.json", s.adapt(s.handleSnapshotDownload))

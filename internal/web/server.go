@@ -47,6 +47,9 @@ type Deps struct {
 	// DefaultLang is the language of a request that names none (no ?lang,
 	// no cookie, no Accept-Language the portal speaks); empty is English.
 	DefaultLang i18n.Lang
+	// Drills holds the library's drills for /drills; nil turns the pages
+	// off with a 503.
+	Drills Drills
 }
 
 // Server holds what handlers share.
@@ -60,6 +63,7 @@ type Server struct {
 	policy  access.Policy
 	limiter *access.Limiter
 	gaps    Gaps
+	drills  Drills
 	// searchGraphs holds the graphs of recent search results.
 	searchGraphs searchGraphs
 	defaultLang  i18n.Lang
@@ -75,7 +79,7 @@ func New(d Deps) http.Handler {
 		d.Limiter = access.NewLimiter(0)
 	}
 	s := &Server{content: d.Content, log: d.Log, assets: static.NewAssets(fsys), version: d.Version, metrics: d.Metrics,
-		policy: d.Policy, limiter: d.Limiter, live: d.Live, gaps: d.Gaps,
+		policy: d.Policy, limiter: d.Limiter, live: d.Live, gaps: d.Gaps, drills: d.Drills,
 		defaultLang: d.DefaultLang}
 	if s.defaultLang == "" {
 		s.defaultLang = i18n.EN
