@@ -2,13 +2,16 @@ package web_test
 
 import (
 	"net/http"
+	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
 
+	"casebook/internal/library"
 	"casebook/internal/search"
 )
 
@@ -163,5 +166,29 @@ func TestSearchRefusesHugeQuery(t *testing.T) {
 	rec := get(t, h, "/api/search?q="+strings.Repeat("gpu+", 60))
 	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "limit") {
 		t.Errorf("status %d, body %.200s", rec.Code, rec.Body.String())
+	}
+}
+
+// The seeds' Korean search: a particle and a verb ending do not block the
+// match, and the GPU-missing playbook comes first with its incidents.
+func TestSearchPageKoreanGPUMissing(t *testing.T) {
+	h := newSearchHandler(t)
+	doc := page(t, h, "/search?q=GPU%EA%B0%80+%EC%95%88+%EB%B3%B4%EC%9E%84&lang=ko", http.StatusOK)
+	ids := cardIDs(doc)
+	if len(ids) < 5 || ids[0] != "gpu-missing" {
+		t.Fatalf("GPU가 안 보임: cards %v, want gpu-missing first", ids)
+	}
+	lib, _, err := library.Load(os.DirFS("../../library"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked := 0
+	for _, id := range ids[1:5] {
+		if in, ok := lib.Incident(id); ok && slices.Contains(in.Playbooks, "gpu-missing") {
+			linked++
+		}
+	}
+	if linked < 2 {
+		t.Errorf("GPU가 안 보임: of %v, %d link the gpu-missing playbook; want its incidents next", ids[1:5], linked)
 	}
 }
