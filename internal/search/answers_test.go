@@ -2,7 +2,9 @@ package search
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -191,6 +193,17 @@ func TestSearchCache(t *testing.T) {
 	}
 	if after.Bytes <= 0 || after.Bytes > DefaultCacheBytes {
 		t.Errorf("cache holds %d bytes", after.Bytes)
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	var ma, mb map[string]any
+	if json.Unmarshal(ja, &ma) != nil || json.Unmarshal(jb, &mb) != nil || ma["query"] != "Kernel  panic" || mb["query"] != "kernel panic" {
+		t.Fatalf("JSON of cached answers: %.80s / %.80s", ja, jb)
+	}
+	delete(ma, "query")
+	delete(mb, "query")
+	if x, y := fmt.Sprint(ma), fmt.Sprint(mb); x != y {
+		t.Errorf("a cached answer's JSON differs from the first:\n%.300s\n%.300s", x, y)
 	}
 }
 

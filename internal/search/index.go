@@ -226,6 +226,15 @@ func (ix *Index) document(rank int) *document {
 	return playbookDocument(ix.lib.Taxonomy, s.playbook)
 }
 
+// Incident returns the library's incident with id, as the index holds it.
+func (ix *Index) Incident(id string) (*library.Incident, bool) {
+	rank, ok := ix.rankByID[id]
+	if !ok || ix.byRank[rank].incident == nil {
+		return nil, false
+	}
+	return ix.byRank[rank].incident, true
+}
+
 // Info reports how the index was opened.
 func (ix *Index) Info() Info { return ix.info }
 

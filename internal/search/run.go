@@ -51,6 +51,7 @@ func (ix *Index) Search(ctx context.Context, r Request) (*Result, error) {
 	}
 	res, err := ix.search(ctx, r)
 	if err == nil && !res.Partial {
+		res.enc = &encoded{}
 		ix.cache.put(key, res)
 	}
 	return res, err

@@ -283,12 +283,27 @@ func searchCounts(in map[string][]search.FacetCount) map[string][]store.FacetCou
 	return out
 }
 
+// summariesByID builds the cards' rows of the incidents of a result from
+// the library the search index holds in memory: reading them back from
+// SQLite was a fifth of the search page's CPU at 10,000 incidents.
 func summariesByID(ctx context.Context, c *content.Content, ids []string) (map[string]store.IncidentSummary, error) {
 	out := map[string]store.IncidentSummary{}
-	if len(ids) == 0 {
+	var missing []string
+	for _, id := range ids {
+		in, ok := c.Search.Incident(id)
+		if !ok {
+			missing = append(missing, id)
+			continue
+		}
+		out[id] = store.IncidentSummary{ID: in.ID, Title: in.Title, Summary: in.Summary, Organization: in.Organization,
+			OrgSlug: library.Slug(in.Organization), Date: in.Date, Year: in.Year, TitleKo: in.TitleKo, SummaryKo: in.SummaryKo,
+			Kind: in.Kind, Domains: in.Terms(library.FacetDomain), Components: in.Terms(library.FacetComponent),
+			Causes: in.Terms(library.FacetCause), Symptoms: in.Terms(library.FacetSymptom), ContributingFactors: in.Terms(library.FacetFactor)}
+	}
+	if len(missing) == 0 {
 		return out, nil
 	}
-	sums, err := c.Store.Summaries(ctx, ids)
+	sums, err := c.Store.Summaries(ctx, missing)
 	if err != nil {
 		return nil, err
 	}
