@@ -181,7 +181,7 @@ func renderBaseline(b *strings.Builder, rep *Report) {
 		"(FTS5 has no fuzzy matching). Ratio = FTS5 / Casebook (above 1: Casebook is faster).\n\n")
 	p("The tuned FTS5 (internal/bench/fts5/tuned.go) is what an FTS5 expert writes from SQLite's documentation: the " +
 		"column weights as the table's `rank`, the top 10 rowids chosen first and `snippet()` computed for those alone, " +
-		"facet counts and total in one `GROUP BY` over a covering (doc, facet, term) index, every filter (kind " +
+		"facet counts and total in one `GROUP BY` of integer term ids over a covering (doc, term_id) key, every filter (kind " +
 		"included) as `+rowid IN (…)`, typos expanded through a `trigram` index of the vocabulary, a 64 MiB page " +
 		"cache and memory-mapped reads. Ratios compare Casebook with the tuned FTS5.\n\n")
 	p("| Size | Queries | Casebook p50 / p99 | FTS5 plain p50 / p99 | FTS5 tuned p50 / p99 | Ratio to tuned p50 / p99 |\n|---|---|---|---|---|---|\n")
