@@ -36,10 +36,7 @@ func TestAccessibility(t *testing.T) {
 		t.Fatalf("axe-core: %v", err)
 	}
 	e := newEnv(t)
-	pages := []struct {
-		path     string
-		optional bool // a page another feature adds; skipped while it 404s
-	}{
+	pages := []struct{ path string }{
 		{path: "/"},
 		{path: "/?component=gpu-driver&year=2025"},
 		{path: "/incidents/IL-0171"},
@@ -49,8 +46,8 @@ func TestAccessibility(t *testing.T) {
 		{path: "/causes"},
 		{path: "/terms/component/gpu-driver"},
 		{path: "/incidents/IL-9999"},
-		{path: "/search?q=gpu", optional: true},
-		{path: "/triage", optional: true},
+		{path: "/search?q=gpu"},
+		{path: "/triage"},
 	}
 	// The checkers must see a planted fault, or a pass means nothing.
 	t.Run("checkers see planted faults", func(t *testing.T) {
@@ -83,8 +80,6 @@ func TestAccessibility(t *testing.T) {
 				t.Fatalf("open %s: %v", p.path, err)
 			}
 			switch {
-			case p.optional && resp.Status == http.StatusNotFound:
-				t.Skipf("%s answers 404: not wired yet", p.path)
 			case p.path == "/incidents/IL-9999" && resp.Status != http.StatusNotFound,
 				p.path != "/incidents/IL-9999" && resp.Status != http.StatusOK:
 				t.Fatalf("%s answered %d", p.path, resp.Status)
