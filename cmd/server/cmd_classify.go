@@ -37,19 +37,9 @@ func runClassify(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	fl.Usage = func() { fmt.Fprint(stderr, classifyUsage) }
 	asJSON := fl.Bool("json", false, "print JSON as the API returns it")
 	// Flags may come before or after the file name.
-	var files []string
-	for {
-		if err := fl.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return errHelp
-			}
-			return exitCode(2)
-		}
-		if fl.NArg() == 0 {
-			break
-		}
-		files = append(files, fl.Arg(0))
-		args = fl.Args()[1:]
+	files, err := parseInterspersed(fl, args)
+	if err != nil {
+		return err
 	}
 	if len(files) > 1 {
 		fmt.Fprint(stderr, classifyUsage)

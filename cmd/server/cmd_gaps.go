@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -16,7 +15,6 @@ import (
 	"casebook/internal/content"
 	"casebook/internal/gaps"
 	"casebook/internal/inventory"
-	deflib "casebook/library"
 )
 
 const gapsUsage = `Usage:
@@ -108,11 +106,7 @@ func runGaps(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // checks have problems is refused, since a check left out would pass
 // silently.
 func loadChecks(dir string) (*gaps.Set, error) {
-	var fsys fs.FS = deflib.FS
-	if dir != "" {
-		fsys = os.DirFS(dir)
-	}
-	set, problems := gaps.Load(fsys)
+	set, problems := gaps.Load(libraryDir(dir))
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("gaps: the library's checks have problems (run casebook lint), first: %s", problems[0])
 	}

@@ -127,9 +127,32 @@ func checkLibraryConfig(c config) error {
 	return nil
 }
 
-func libraryFS(c config) fs.FS {
-	if c.Library == "" {
+func libraryFS(c config) fs.FS { return libraryDir(c.Library) }
+
+// libraryDir is the library folder dir, or the embedded library for "".
+func libraryDir(dir string) fs.FS {
+	if dir == "" {
 		return deflib.FS
 	}
-	return os.DirFS(c.Library)
+	return os.DirFS(dir)
+}
+
+// parseInterspersed parses flags that may come before or after the
+// positional arguments (casebook triage -n ns POD --json), returning the
+// positional ones.
+func parseInterspersed(fl *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fl.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, errHelp
+			}
+			return nil, exitCode(2)
+		}
+		if fl.NArg() == 0 {
+			return rest, nil
+		}
+		rest = append(rest, fl.Arg(0))
+		args = fl.Args()[1:]
+	}
 }

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"time"
 
@@ -17,7 +16,6 @@ import (
 	"casebook/internal/probe"
 	"casebook/internal/snapshot"
 	"casebook/internal/triage"
-	deflib "casebook/library"
 )
 
 const triageLiveUsage = `Usage:
@@ -58,19 +56,9 @@ func runTriageLive(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fl.StringVar(&libDir, "library", "", "library folder (default: the embedded library)")
 	fl.Usage = func() { fmt.Fprint(stderr, triageLiveUsage); fl.PrintDefaults() }
 
-	var rest []string
-	for {
-		if err := fl.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return errHelp
-			}
-			return exitCode(2)
-		}
-		if fl.NArg() == 0 {
-			break
-		}
-		rest = append(rest, fl.Arg(0))
-		args = fl.Args()[1:]
+	rest, err := parseInterspersed(fl, args)
+	if err != nil {
+		return err
 	}
 	opts.Namespaces = splitList(allow)
 
@@ -116,11 +104,7 @@ func runTriageLive(ctx context.Context, args []string, stdout, stderr io.Writer)
 }
 
 func loadCatalog(dir string) (*triage.Catalog, error) {
-	var fsys fs.FS = deflib.FS
-	if dir != "" {
-		fsys = os.DirFS(dir)
-	}
-	cat, problems := triage.Load(fsys)
+	cat, problems := triage.Load(libraryDir(dir))
 	if cat.Root() == nil {
 		if len(problems) > 0 {
 			return nil, fmt.Errorf("triage: library has problems, first: %s", problems[0])
