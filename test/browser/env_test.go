@@ -153,9 +153,9 @@ type tab struct {
 	msgs []chromedp.ConsoleMessage
 }
 
-func (e *env) tab(t *testing.T) *tab {
+func (e *env) tab(t *testing.T, opts ...chromedp.ContextOption) *tab {
 	t.Helper()
-	tabCtx, cancelTab := chromedp.NewContext(e.browser)
+	tabCtx, cancelTab := chromedp.NewContext(e.browser, opts...)
 	if err := chromedp.Do(tabCtx); err != nil {
 		cancelTab()
 		t.Fatalf("open tab: %v", err)

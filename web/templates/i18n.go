@@ -3,6 +3,8 @@ package templates
 import (
 	"context"
 
+	"github.com/a-h/templ"
+
 	"casebook/internal/i18n"
 )
 
@@ -58,4 +60,13 @@ func switchLink(ctx context.Context) (LangLink, bool) {
 		}
 	}
 	return LangLink{}, false
+}
+
+// enLang marks an element whose text is English on a Korean page (a
+// fallback), so screen readers and translators treat it as English.
+func enLang(english bool) templ.Attributes {
+	if english {
+		return templ.Attributes{"lang": "en"}
+	}
+	return nil
 }
