@@ -22,6 +22,7 @@ func jsonString(key, value string) string {
 }
 
 func validCalls(t *testing.T, cs *sdk.ClientSession) {
+	t.Run("lang", func(t *testing.T) { koreanCalls(t, cs) })
 	t.Run("classify_error", func(t *testing.T) {
 		var out mcp.ClassifyOutput
 		decode(t, call(t, cs, "classify_error", jsonString("text", gpuEvent)), &out)
@@ -148,6 +149,8 @@ func invalidCalls(t *testing.T, cs *sdk.ClientSession) {
 		{"get_term", `{"id":"nvidia-device-plugn"}`, "nvidia-device-plugin"},
 		{"get_term", `{"facet":"colour","id":"gpu"}`, "facet"},
 		{"get_term", `{"id":""}`, "id"},
+		{"get_playbook", `{"id":"pod-pending","lang":"fr"}`, "lang"},
+		{"classify_error", `{"text":"OOMKilled","lang":"jp"}`, "lang"},
 		{"triage_pod", `{"namespace":"Bad_NS","pod":"x"}`, "namespace"},
 		{"triage_pod", `{"namespace":"kube-system","pod":"coredns-1"}`, `namespace not open to live triage: "kube-system" is outside the allowed namespaces (ml)`},
 		{"triage_pod", `{"namespace":"ml","pod":"gone-0"}`, "not found in the cluster: pod ml/gone-0"},
@@ -174,5 +177,61 @@ func invalidCalls(t *testing.T, cs *sdk.ClientSession) {
 				t.Errorf("error %q does not mention %q", text(res), tt.want)
 			}
 		})
+	}
+}
+
+// koreanCalls: with lang=ko the text a tool gives in one language comes in
+// Korean (same anchors, so section arguments and URLs still work), and
+// fields with a Korean twin come in both languages whatever lang says.
+func koreanCalls(t *testing.T, cs *sdk.ClientSession) {
+	hangul := func(s string) bool {
+		for _, r := range s {
+			if r >= 0xAC00 && r <= 0xD7A3 {
+				return true
+			}
+		}
+		return false
+	}
+	var en, ko mcp.PlaybookOutput
+	decode(t, call(t, cs, "get_playbook", `{"id":"pod-pending"}`), &en)
+	decode(t, call(t, cs, "get_playbook", `{"id":"pod-pending","lang":"ko"}`), &ko)
+	if en.Lang != "en" || ko.Lang != "ko" || hangul(en.Title) || !hangul(ko.Title) || ko.EnglishOnly {
+		t.Errorf("get_playbook: en %q %q, ko %q %q english_only=%v", en.Lang, en.Title, ko.Lang, ko.Title, ko.EnglishOnly)
+	}
+	if len(en.Sections) != len(ko.Sections) {
+		t.Fatalf("get_playbook: %d English sections, %d Korean", len(en.Sections), len(ko.Sections))
+	}
+	for i := range en.Sections {
+		if en.Sections[i].ID != ko.Sections[i].ID || !hangul(ko.Sections[i].Title) {
+			t.Errorf("section %d: en #%s, ko #%s %q", i, en.Sections[i].ID, ko.Sections[i].ID, ko.Sections[i].Title)
+		}
+	}
+	var part mcp.PlaybookOutput
+	decode(t, call(t, cs, "get_playbook", `{"id":"pod-pending","section":"root-cause","lang":"ko"}`), &part)
+	if len(part.Sections) != 1 || !hangul(part.Sections[0].Markdown) {
+		t.Errorf("a Korean section by anchor: %+v", part.Sections)
+	}
+
+	var cls mcp.ClassifyOutput
+	decode(t, call(t, cs, "classify_error", `{"lang":"ko","text":"`+gpuEvent+`"}`), &cls)
+	if cls.Lang != "ko" || len(cls.Routes) == 0 || !hangul(cls.Routes[0].Diagnosis) || !hangul(cls.Routes[0].SectionTitle) {
+		t.Errorf("classify_error in Korean: %+v", cls)
+	}
+
+	var inc mcp.IncidentOutput
+	decode(t, call(t, cs, "get_incident", `{"id":"IL-0021","lang":"ko"}`), &inc)
+	if inc.Lang != "ko" || inc.Title == "" || !hangul(inc.TitleKo) || len(inc.SectionsKo) == 0 {
+		t.Errorf("get_incident carries both languages: title %q title_ko %q, %d Korean sections", inc.Title, inc.TitleKo, len(inc.SectionsKo))
+	}
+	for _, s := range inc.Similar {
+		if !hangul(s.Title) {
+			t.Errorf("similar %s: title %q not in Korean", s.ID, s.Title)
+		}
+	}
+
+	var voc mcp.VocabOutput
+	decode(t, call(t, cs, "vocab", `{"text":"gpu driver","lang":"en"}`), &voc)
+	if len(voc.Terms) == 0 || voc.Terms[0].Label == "" || !hangul(voc.Terms[0].LabelKo) {
+		t.Errorf("vocab returns both labels: %+v", voc.Terms)
 	}
 }

@@ -52,9 +52,10 @@ func parseSelection(c *content.Content, f *Filters, args url.Values, p selection
 
 // TermRef names a taxonomy term.
 type TermRef struct {
-	Facet string `json:"facet"`
-	Term  string `json:"term"`
-	Label string `json:"label"`
+	Facet   string `json:"facet"`
+	Term    string `json:"term"`
+	Label   string `json:"label"`
+	LabelKo string `json:"label_ko,omitempty"`
 }
 
 // Ref names an incident or playbook with its page.

@@ -15,6 +15,7 @@ import (
 // ClassifyInput is the pasted text.
 type ClassifyInput struct {
 	Text string `json:"text" jsonschema:"the text exactly as pasted: kubectl describe or get events output, log lines, a stack trace, an alert; up to 1 MiB"`
+	Lang string `json:"lang,omitempty"`
 }
 
 // ClassifyOutput lists the routes the text supports, best first.
@@ -24,6 +25,7 @@ type ClassifyOutput struct {
 	Match   string           `json:"match" jsonschema:"confident (an exact message matched), weak (only closest guesses) or none"`
 	Related []triage.Related `json:"related" jsonschema:"incidents and playbook sections a library search with the paste's most specific lines found"`
 	Next    string           `json:"next" jsonschema:"what to do with this result"`
+	Lang    string           `json:"lang" jsonschema:"the language of diagnosis, mitigation, verify and section_title"`
 }
 
 // Route is one diagnosis: the triage route, the playbook section that
@@ -40,6 +42,7 @@ type Route struct {
 	Mitigation   []string          `json:"mitigation,omitempty"`
 	Verify       []string          `json:"verify,omitempty"`
 	Evidence     []triage.Evidence `json:"evidence" jsonschema:"the lines of the text that support this route, with their line numbers"`
+	EnglishOnly  bool              `json:"english_only,omitempty" jsonschema:"lang is ko but the library has no Korean text for this route yet"`
 }
 
 var classifyTool = toolSpec[ClassifyInput]{
@@ -57,6 +60,11 @@ var classifyTool = toolSpec[ClassifyInput]{
 }
 
 func (t *tools) classify(ctx context.Context, c *content.Content, _ *sdk.CallToolRequest, in ClassifyInput) (ClassifyOutput, error) {
+	lang, err := toolLang(in.Lang)
+	if err != nil {
+		return ClassifyOutput{}, err
+	}
+	pr := printerFor(lang)
 	if strings.TrimSpace(in.Text) == "" {
 		return ClassifyOutput{}, badArg("text is empty: paste the error, event, log lines or kubectl output")
 	}
@@ -72,15 +80,17 @@ func (t *tools) classify(ctx context.Context, c *content.Content, _ *sdk.CallToo
 	}
 	// A failed search leaves Related empty; the routes still answer.
 	res, _ := answer.Paste(ctx, c.Triage, srch, in.Text)
-	out := ClassifyOutput{Routes: make([]Route, 0, len(res.Routes)), Match: res.Match, Related: res.Related}
+	out := ClassifyOutput{Routes: make([]Route, 0, len(res.Routes)), Match: res.Match, Related: res.Related, Lang: string(lang)}
 	for _, m := range res.Routes {
 		r := Route{Route: m.Route, Confidence: m.Confidence, Playbook: m.Playbook, Section: m.Section,
 			URL: "/playbooks/" + m.Playbook + "#" + m.Section, Evidence: m.Evidence}
 		if n, ok := c.Triage.Route(m.Route); ok && n.Outcome != nil {
-			r.Diagnosis, r.Commands, r.Mitigation, r.Verify = n.Outcome.Diagnosis, n.Outcome.Commands, n.Outcome.Mitigation, n.Outcome.Verify
+			var english bool
+			r.Diagnosis, r.Mitigation, r.Verify, english = outcomeIn(pr, n.Outcome)
+			r.Commands, r.EnglishOnly = n.Outcome.Commands, english
 		}
 		if pb, err := c.Store.Playbook(ctx, m.Playbook); err == nil {
-			r.SectionTitle = pb.HeadingTitle(m.Section)
+			r.SectionTitle = headingIn(pr, pb, m.Section)
 		}
 		out.Routes = append(out.Routes, r)
 	}

@@ -21,6 +21,7 @@ type GapChecker interface {
 type GapsInput struct {
 	MinSeverity   string `json:"min_severity,omitempty" jsonschema:"only checks of this severity or worse: critical, high, medium or low (default low)"`
 	IncludePassed bool   `json:"include_passed,omitempty" jsonschema:"also list the checks that passed"`
+	Lang          string `json:"lang,omitempty"`
 }
 
 // GapsOutput is the report: findings and errors worst first.
@@ -30,6 +31,7 @@ type GapsOutput struct {
 	Errors      int           `json:"errors" jsonschema:"checks that could not tell (a read they need failed); never treat them as passed"`
 	Passed      int           `json:"passed"`
 	Results     []GapsFinding `json:"results"`
+	Lang        string        `json:"lang" jsonschema:"echoes the request; every finding carries title, message and fix in English and, where the check has them, title_ko, message_ko and fix_ko"`
 }
 
 // GapsFinding is one check's result with links to what motivates it.
@@ -43,6 +45,9 @@ type GapsFinding struct {
 	Objects      []gaps.Finding `json:"objects,omitempty"`
 	Error        string         `json:"error,omitempty"`
 	Fix          string         `json:"fix"`
+	TitleKo      string         `json:"title_ko,omitempty"`
+	MessageKo    string         `json:"message_ko,omitempty"`
+	FixKo        string         `json:"fix_ko,omitempty"`
 	Incidents    []string       `json:"incidents"`
 	IncidentURLs []string       `json:"incident_urls"`
 	PlaybookURLs []string       `json:"playbook_urls,omitempty"`
@@ -66,6 +71,10 @@ var gapsTool = toolSpec[GapsInput]{
 }
 
 func (t *tools) gaps(ctx context.Context, _ *content.Content, _ *sdk.CallToolRequest, in GapsInput) (GapsOutput, error) {
+	lang, err := toolLang(in.Lang)
+	if err != nil {
+		return GapsOutput{}, err
+	}
 	floor := gaps.Low
 	if in.MinSeverity != "" {
 		s, err := gaps.ParseSeverity(in.MinSeverity)
@@ -78,14 +87,15 @@ func (t *tools) gaps(ctx context.Context, _ *content.Content, _ *sdk.CallToolReq
 	if err != nil {
 		return GapsOutput{}, err
 	}
-	out := GapsOutput{CollectedAt: rep.CollectedAt.Format("2006-01-02T15:04:05Z07:00"), Results: []GapsFinding{}}
+	out := GapsOutput{CollectedAt: rep.CollectedAt.Format("2006-01-02T15:04:05Z07:00"), Results: []GapsFinding{}, Lang: string(lang)}
 	out.Found, out.Passed, out.Errors = rep.Counts()
 	for _, r := range rep.Results {
 		if r.Severity < floor || (r.Status == gaps.StatusPassed && !in.IncludePassed) {
 			continue
 		}
 		f := GapsFinding{ID: r.ID, Title: r.Title, Severity: r.Severity.String(), Status: string(r.Status), Message: r.Message,
-			Count: r.Count, Objects: r.Objects, Error: r.Error, Fix: r.Fix, Incidents: r.Incidents, PageURL: "/gaps#" + r.ID}
+			Count: r.Count, Objects: r.Objects, Error: r.Error, Fix: r.Fix, Incidents: r.Incidents, PageURL: "/gaps#" + r.ID,
+			TitleKo: r.TitleKo, MessageKo: r.MessageKo, FixKo: r.FixKo}
 		for _, id := range r.Incidents {
 			f.IncidentURLs = append(f.IncidentURLs, gaps.IncidentURL("", id))
 		}

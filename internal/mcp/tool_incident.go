@@ -15,7 +15,8 @@ import (
 
 // IncidentInput names an incident.
 type IncidentInput struct {
-	ID string `json:"id" jsonschema:"incident id such as IL-0021 (IL-21 and il-0021 work too)"`
+	ID   string `json:"id" jsonschema:"incident id such as IL-0021 (IL-21 and il-0021 work too)"`
+	Lang string `json:"lang,omitempty"`
 }
 
 // IncidentOutput is the whole incident: classification, sources, the
@@ -25,6 +26,7 @@ type IncidentOutput struct {
 	export.Incident
 	LinkedPlaybooks []Ref     `json:"linked_playbooks" jsonschema:"the playbooks the incident links to, for get_playbook"`
 	Similar         []Similar `json:"similar" jsonschema:"other incidents sharing the most taxonomy terms with this one"`
+	Lang            string    `json:"lang" jsonschema:"the language of the linked playbooks' and similar incidents' titles; the incident itself carries both"`
 }
 
 // Similar is an incident related by shared terms.
@@ -60,6 +62,11 @@ func incidentID(s string) (string, error) {
 }
 
 func (t *tools) incident(ctx context.Context, c *content.Content, _ *sdk.CallToolRequest, in IncidentInput) (IncidentOutput, error) {
+	lang, err := toolLang(in.Lang)
+	if err != nil {
+		return IncidentOutput{}, err
+	}
+	pr := printerFor(lang)
 	id, err := incidentID(in.ID)
 	if err != nil {
 		return IncidentOutput{}, err
@@ -68,10 +75,10 @@ func (t *tools) incident(ctx context.Context, c *content.Content, _ *sdk.CallToo
 	if err != nil {
 		return IncidentOutput{}, fmt.Errorf("no incident %s; search_incidents or list_incidents find ids: %w", id, err)
 	}
-	out := IncidentOutput{Incident: export.FromIncident(c.Taxonomy, inc), LinkedPlaybooks: []Ref{}, Similar: []Similar{}}
+	out := IncidentOutput{Incident: export.FromIncident(c.Taxonomy, inc), LinkedPlaybooks: []Ref{}, Similar: []Similar{}, Lang: string(lang)}
 	for _, pid := range inc.Playbooks {
 		if pb, err := c.Store.Playbook(ctx, pid); err == nil {
-			out.LinkedPlaybooks = append(out.LinkedPlaybooks, Ref{ID: pb.ID, Title: pb.Title, URL: "/playbooks/" + pb.ID})
+			out.LinkedPlaybooks = append(out.LinkedPlaybooks, Ref{ID: pb.ID, Title: playbookTitleIn(pr, pb), URL: "/playbooks/" + pb.ID})
 		}
 	}
 	sims, err := c.Store.Similar(ctx, id, maxSimilar)
@@ -79,7 +86,7 @@ func (t *tools) incident(ctx context.Context, c *content.Content, _ *sdk.CallToo
 		return IncidentOutput{}, err
 	}
 	for _, s := range sims {
-		sim := Similar{Ref: Ref{ID: s.ID, Title: s.Title, Date: s.Date, URL: "/incidents/" + s.ID}, SharedTerms: len(s.Shared), Shared: []string{}}
+		sim := Similar{Ref: Ref{ID: s.ID, Title: pr.PickText(s.Title, s.TitleKo), Date: s.Date, URL: "/incidents/" + s.ID}, SharedTerms: len(s.Shared), Shared: []string{}}
 		for _, sh := range s.Shared {
 			sim.Shared = append(sim.Shared, string(sh.Facet)+":"+sh.ID)
 		}

@@ -20,6 +20,7 @@ type ListInput struct {
 	Page    int      `json:"page,omitempty" jsonschema:"1-based page; default 1"`
 	PerPage int      `json:"per_page,omitempty" jsonschema:"incidents per page; default 20"`
 	Facets  bool     `json:"facets,omitempty" jsonschema:"also count the terms of each facet among the matches, to see how to narrow further"`
+	Lang    string   `json:"lang,omitempty"`
 }
 
 // ListOutput is one page of incidents.
@@ -30,6 +31,7 @@ type ListOutput struct {
 	Pages     int                           `json:"pages"`
 	Incidents []IncidentSummary             `json:"incidents"`
 	Facets    map[string][]store.FacetCount `json:"facets,omitempty" jsonschema:"per facet, how many matching incidents carry each term (only when asked)"`
+	Lang      string                        `json:"lang" jsonschema:"echoes the request; incidents carry title and title_ko, summary and summary_ko"`
 }
 
 // IncidentSummary is an incident without its write-up.
@@ -45,6 +47,8 @@ type IncidentSummary struct {
 	Causes              []string `json:"causes"`
 	Symptoms            []string `json:"symptoms"`
 	ContributingFactors []string `json:"contributing_factors"`
+	TitleKo             string   `json:"title_ko,omitempty"`
+	SummaryKo           string   `json:"summary_ko,omitempty"`
 }
 
 const (
@@ -66,6 +70,10 @@ var listTool = toolSpec[ListInput]{
 }
 
 func (t *tools) list(ctx context.Context, c *content.Content, _ *sdk.CallToolRequest, in ListInput) (ListOutput, error) {
+	lang, err := toolLang(in.Lang)
+	if err != nil {
+		return ListOutput{}, err
+	}
 	args := url.Values{"sort": {in.Sort}}
 	if in.Page != 0 {
 		args.Set("page", strconv.Itoa(in.Page))
@@ -86,9 +94,9 @@ func (t *tools) list(ctx context.Context, c *content.Content, _ *sdk.CallToolReq
 	if total > 0 && page > pages {
 		return ListOutput{}, badArg("page %d is past the last page (%d of %d incidents at %d a page)", page, pages, total, per)
 	}
-	out := ListOutput{Total: total, Page: page, PerPage: per, Pages: pages, Incidents: make([]IncidentSummary, 0, len(items))}
+	out := ListOutput{Total: total, Page: page, PerPage: per, Pages: pages, Incidents: make([]IncidentSummary, 0, len(items)), Lang: string(lang)}
 	for _, it := range items {
-		out.Incidents = append(out.Incidents, IncidentSummary{ID: it.ID, Title: it.Title, Summary: it.Summary, Organization: it.Organization,
+		out.Incidents = append(out.Incidents, IncidentSummary{ID: it.ID, Title: it.Title, Summary: it.Summary, TitleKo: it.TitleKo, SummaryKo: it.SummaryKo, Organization: it.Organization,
 			Date: it.Date, URL: "/incidents/" + it.ID, Domains: it.Domains, Components: it.Components, Causes: it.Causes,
 			Symptoms: it.Symptoms, ContributingFactors: it.ContributingFactors})
 	}

@@ -16,6 +16,7 @@ import (
 type PlaybookInput struct {
 	ID      string `json:"id" jsonschema:"playbook id such as pod-pending (classify_error and get_incident name them)"`
 	Section string `json:"section,omitempty" jsonschema:"a heading anchor such as root-cause or a sub-heading's anchor; returns only that part"`
+	Lang    string `json:"lang,omitempty"`
 }
 
 // PlaybookOutput is a playbook, whole or one part of it.
@@ -29,6 +30,9 @@ type PlaybookOutput struct {
 	Signals    []string          `json:"signals" jsonschema:"strings in events or logs that point to this playbook"`
 	Sections   []PlaybookSection `json:"sections"`
 	Incidents  []Ref             `json:"incidents" jsonschema:"incidents that link to the playbook or share its symptoms, newest first"`
+	Lang       string            `json:"lang" jsonschema:"the language of title, summary, sections and the incidents' titles"`
+	// EnglishOnly says a Korean request got the English playbook.
+	EnglishOnly bool `json:"english_only,omitempty" jsonschema:"lang is ko but the playbook has no Korean version yet"`
 }
 
 // PlaybookSection is one section, or one sub-heading's part of a section.
@@ -59,6 +63,11 @@ var playbookTool = toolSpec[PlaybookInput]{
 }
 
 func (t *tools) playbook(ctx context.Context, c *content.Content, _ *sdk.CallToolRequest, in PlaybookInput) (PlaybookOutput, error) {
+	lang, err := toolLang(in.Lang)
+	if err != nil {
+		return PlaybookOutput{}, err
+	}
+	pr := printerFor(lang)
 	id := strings.ToLower(strings.TrimSpace(in.ID))
 	pb, err := c.Store.Playbook(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
@@ -68,7 +77,17 @@ func (t *tools) playbook(ctx context.Context, c *content.Content, _ *sdk.CallToo
 		return PlaybookOutput{}, err
 	}
 	out := PlaybookOutput{ID: pb.ID, Title: pb.Title, Summary: pb.Summary, URL: "/playbooks/" + pb.ID, Symptoms: pb.Symptoms,
-		Components: pb.Components, Signals: pb.Signals, Incidents: []Ref{}}
+		Components: pb.Components, Signals: pb.Signals, Incidents: []Ref{}, Lang: string(lang)}
+	if lang.Korean() {
+		// Same anchors in both languages, so section arguments and URLs
+		// work unchanged.
+		if pb.Ko != nil {
+			pb.Title, pb.Summary, pb.Sections = pb.Ko.Title, pb.Ko.Summary, pb.Ko.Sections
+			out.Title, out.Summary = pb.Title, pb.Summary
+		} else {
+			out.EnglishOnly = true
+		}
+	}
 	if in.Section == "" {
 		for _, s := range pb.Sections {
 			out.Sections = append(out.Sections, wholeSection(pb.ID, s))
@@ -85,7 +104,7 @@ func (t *tools) playbook(ctx context.Context, c *content.Content, _ *sdk.CallToo
 		return PlaybookOutput{}, err
 	}
 	for _, it := range incs {
-		out.Incidents = append(out.Incidents, Ref{ID: it.ID, Title: it.Title, Date: it.Date, URL: "/incidents/" + it.ID})
+		out.Incidents = append(out.Incidents, Ref{ID: it.ID, Title: pr.PickText(it.Title, it.TitleKo), Date: it.Date, URL: "/incidents/" + it.ID})
 	}
 	return out, nil
 }

@@ -21,6 +21,7 @@ type SearchInput struct {
 	Filters *Filters `json:"filters,omitempty" jsonschema:"narrow the results by taxonomy term ids (see vocab), organisation or year"`
 	Kind    string   `json:"kind,omitempty" jsonschema:"incident (the default), playbook, or all"`
 	Limit   int      `json:"limit,omitempty" jsonschema:"how many results to return; default 10"`
+	Lang    string   `json:"lang,omitempty"`
 }
 
 // SearchOutput is the best matches and what else the query suggests.
@@ -29,6 +30,7 @@ type SearchOutput struct {
 	Total            int         `json:"total" jsonschema:"matches in the whole library; only the first limit are listed"`
 	Hits             []SearchHit `json:"hits"`
 	SuggestedFilters []TermRef   `json:"suggested_filters" jsonschema:"taxonomy terms the query names and that are not filters yet; pass them as filters to narrow"`
+	Lang             string      `json:"lang" jsonschema:"echoes the request; hits carry title and title_ko, summary and summary_ko"`
 }
 
 // SearchHit is one matching incident or playbook.
@@ -37,6 +39,8 @@ type SearchHit struct {
 	Kind         string   `json:"kind"`
 	Title        string   `json:"title"`
 	Summary      string   `json:"summary"`
+	TitleKo      string   `json:"title_ko,omitempty"`
+	SummaryKo    string   `json:"summary_ko,omitempty"`
 	URL          string   `json:"url"`
 	Score        float64  `json:"score"`
 	Organization string   `json:"organization,omitempty"`
@@ -68,6 +72,10 @@ var searchTool = toolSpec[SearchInput]{
 }
 
 func (t *tools) search(ctx context.Context, c *content.Content, _ *sdk.CallToolRequest, in SearchInput) (SearchOutput, error) {
+	lang, err := toolLang(in.Lang)
+	if err != nil {
+		return SearchOutput{}, err
+	}
 	if strings.TrimSpace(in.Query) == "" {
 		return SearchOutput{}, badArg("query is empty; to list incidents by filters alone use list_incidents")
 	}
@@ -93,21 +101,29 @@ func (t *tools) search(ctx context.Context, c *content.Content, _ *sdk.CallToolR
 	if err != nil {
 		return SearchOutput{}, err
 	}
-	out := SearchOutput{Query: q, Total: res.Total, Hits: make([]SearchHit, 0, len(res.Hits)), SuggestedFilters: []TermRef{}}
+	out := SearchOutput{Query: q, Total: res.Total, Hits: make([]SearchHit, 0, len(res.Hits)), SuggestedFilters: []TermRef{}, Lang: string(lang)}
 	for _, h := range res.Hits {
 		hit := SearchHit{ID: h.ID, Kind: h.Kind, Title: h.Title, Summary: h.Summary, Score: h.Score, Excerpts: excerpts(h)}
 		if h.Kind == search.KindPlaybook {
 			hit.URL = "/playbooks/" + h.ID
+			if pb, err := c.Store.Playbook(ctx, h.ID); err == nil && pb.Ko != nil {
+				hit.TitleKo, hit.SummaryKo = pb.Ko.Title, pb.Ko.Summary
+			}
 		} else {
 			hit.URL = "/incidents/" + h.ID
 			if inc, err := c.Store.Incident(ctx, h.ID); err == nil {
 				hit.Organization, hit.Date, hit.Symptoms, hit.Causes, hit.Components = inc.Organization, inc.Date, inc.Symptoms, inc.Causes, inc.Components
+				hit.TitleKo, hit.SummaryKo = inc.TitleKo, inc.SummaryKo
 			}
 		}
 		out.Hits = append(out.Hits, hit)
 	}
 	for _, s := range res.SuggestedFilters {
-		out.SuggestedFilters = append(out.SuggestedFilters, TermRef{Facet: string(s.Facet), Term: s.Term, Label: s.Label})
+		tr := TermRef{Facet: string(s.Facet), Term: s.Term, Label: s.Label}
+		if term, ok := c.Taxonomy.Term(s.Facet, s.Term); ok {
+			tr.LabelKo = term.LabelKo
+		}
+		out.SuggestedFilters = append(out.SuggestedFilters, tr)
 	}
 	return out, nil
 }

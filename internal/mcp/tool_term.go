@@ -18,6 +18,7 @@ import (
 type TermInput struct {
 	Facet string `json:"facet,omitempty" jsonschema:"cause, cause_category, component, symptom, factor or domain; may be left out when the id belongs to one facet only"`
 	ID    string `json:"id" jsonschema:"term id such as nvidia-device-plugin (vocab finds ids from words)"`
+	Lang  string `json:"lang,omitempty"`
 }
 
 // TermOutput is a term, its place in the taxonomy, and what it co-occurs
@@ -36,6 +37,7 @@ type TermOutput struct {
 	IncidentCount int       `json:"incident_count"`
 	CoOccurring   []CoTerm  `json:"co_occurring" jsonschema:"terms carried by the same incidents, most shared first, with the number of incidents shared"`
 	Recent        []Ref     `json:"recent_incidents" jsonschema:"the newest incidents with the term"`
+	Lang          string    `json:"lang" jsonschema:"the language of the recent incidents' titles; the term carries label and label_ko"`
 }
 
 // CoTerm is a term that shares incidents with another.
@@ -63,6 +65,11 @@ var termTool = toolSpec[TermInput]{
 }
 
 func (t *tools) term(ctx context.Context, c *content.Content, _ *sdk.CallToolRequest, in TermInput) (TermOutput, error) {
+	lang, err := toolLang(in.Lang)
+	if err != nil {
+		return TermOutput{}, err
+	}
+	pr := printerFor(lang)
 	term, err := findTerm(c.Taxonomy, in.Facet, strings.TrimSpace(in.ID))
 	if err != nil {
 		return TermOutput{}, err
@@ -70,7 +77,7 @@ func (t *tools) term(ctx context.Context, c *content.Content, _ *sdk.CallToolReq
 	f := term.Facet
 	out := TermOutput{Facet: string(f), ID: term.ID, Label: term.Label, LabelKo: term.LabelKo, Aliases: term.Aliases,
 		Description: term.Description, Parent: term.Parent, Category: term.Category, URL: "/terms/" + string(f) + "/" + term.ID,
-		CoOccurring: []CoTerm{}, Recent: []Ref{}}
+		CoOccurring: []CoTerm{}, Recent: []Ref{}, Lang: string(lang)}
 	for _, other := range c.Taxonomy.Terms(f) {
 		if other.Parent == term.ID {
 			out.Narrower = append(out.Narrower, TermRef{Facet: string(f), Term: other.ID, Label: other.Label})
@@ -89,7 +96,7 @@ func (t *tools) term(ctx context.Context, c *content.Content, _ *sdk.CallToolReq
 	}
 	out.IncidentCount = total
 	for _, it := range items {
-		out.Recent = append(out.Recent, Ref{ID: it.ID, Title: it.Title, Date: it.Date, URL: "/incidents/" + it.ID})
+		out.Recent = append(out.Recent, Ref{ID: it.ID, Title: pr.PickText(it.Title, it.TitleKo), Date: it.Date, URL: "/incidents/" + it.ID})
 	}
 	co, err := c.Store.CoOccurring(ctx, f, term.ID, maxCoTerms)
 	if err != nil {

@@ -16,11 +16,13 @@ import (
 // VocabInput is a few words to map onto the taxonomy.
 type VocabInput struct {
 	Text string `json:"text" jsonschema:"a few words in English or Korean, e.g. 'GPU node NotReady' or '노드 자동 복구'"`
+	Lang string `json:"lang,omitempty"`
 }
 
 // VocabOutput lists the taxonomy terms the words name.
 type VocabOutput struct {
 	Terms []VocabTerm `json:"terms" jsonschema:"terms named by the words, in the order the words name them; empty when none"`
+	Lang  string      `json:"lang" jsonschema:"every term carries both label and label_ko; lang only echoes the request"`
 }
 
 // VocabTerm is one taxonomy term with what it takes to filter by it.
@@ -49,6 +51,10 @@ var vocabTool = toolSpec[VocabInput]{
 }
 
 func (t *tools) vocab(ctx context.Context, c *content.Content, _ *sdk.CallToolRequest, in VocabInput) (VocabOutput, error) {
+	lang, err := toolLang(in.Lang)
+	if err != nil {
+		return VocabOutput{}, err
+	}
 	if strings.TrimSpace(in.Text) == "" {
 		return VocabOutput{}, badArg("text is empty: give the words to look up")
 	}
@@ -59,7 +65,7 @@ func (t *tools) vocab(ctx context.Context, c *content.Content, _ *sdk.CallToolRe
 	if err != nil {
 		return VocabOutput{}, err
 	}
-	out := VocabOutput{Terms: []VocabTerm{}}
+	out := VocabOutput{Terms: []VocabTerm{}, Lang: string(lang)}
 	for _, s := range search.Suggest(c.Taxonomy, in.Text) {
 		term, ok := c.Taxonomy.Term(s.Facet, s.Term)
 		if !ok {

@@ -77,6 +77,9 @@ func add[In, Out any](s *sdk.Server, t *tools, spec toolSpec[In], h handlerFunc[
 	if spec.tweak != nil {
 		spec.tweak(in.Properties)
 	}
+	if p := in.Properties["lang"]; p != nil {
+		p.Enum, p.Description = []any{"en", "ko"}, langDoc
+	}
 	openWorld := spec.openWorld
 	tool := &sdk.Tool{Name: spec.name, Title: spec.title, Description: spec.description, InputSchema: in,
 		Annotations: &sdk.ToolAnnotations{Title: spec.title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &openWorld}}
