@@ -94,7 +94,7 @@ func (s *Server) adapt(h handlerFunc) http.HandlerFunc {
 			writeJSON(w, status, map[string]string{"error": msg})
 			return
 		}
-		title := http.StatusText(status)
+		title := statusTitle(printer(r.Context()), status)
 		c := s.content.Current()
 		_ = render(r.Context(), w, status, templates.ErrorPage(s.chrome(c, title, "", ""), status, msg))
 	}

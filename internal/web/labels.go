@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"net/http"
 
 	"casebook/internal/i18n"
 	"casebook/internal/library"
@@ -137,4 +138,35 @@ func headingTitle(p *i18n.Printer, pb *library.Playbook, anchor string) string {
 		}
 	}
 	return pb.HeadingTitle(anchor)
+}
+
+// statusTitle names an error page's status in the page's language; the
+// message under it is the error's own, which names values as typed.
+func statusTitle(p *i18n.Printer, status int) string {
+	switch status {
+	case http.StatusBadRequest:
+		return p.T("status.bad_request")
+	case http.StatusUnauthorized:
+		return p.T("status.unauthorized")
+	case http.StatusForbidden:
+		return p.T("status.forbidden")
+	case http.StatusNotFound:
+		return p.T("status.not_found")
+	case http.StatusMethodNotAllowed:
+		return p.T("status.method_not_allowed")
+	case http.StatusRequestEntityTooLarge:
+		return p.T("status.too_large")
+	case http.StatusUnprocessableEntity:
+		return p.T("status.unprocessable")
+	case http.StatusTooManyRequests:
+		return p.T("status.too_many_requests")
+	case http.StatusServiceUnavailable:
+		return p.T("status.unavailable")
+	case http.StatusGatewayTimeout:
+		return p.T("status.timeout")
+	}
+	if status >= 500 {
+		return p.T("status.server_error")
+	}
+	return http.StatusText(status)
 }
