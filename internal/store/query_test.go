@@ -152,16 +152,16 @@ func TestFacetCounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]FacetCount{
-		"cause": {{"faulty-change-rollout", "Faulty change rolled out", 2}, {"registry-outage", "Registry outage", 1}},
-		"component": {{"node-os-image", "Node OS image", 2}, {"container-registry", "Container registry", 1},
-			{"gpu-driver", "GPU driver", 1}, {"kube-scheduler", "kube-scheduler", 1}},
-		"symptom":        {{"gpu-missing", "GPU missing on the node", 1}, {"node-not-ready", "Node NotReady", 1}, {"pod-pending", "Pod stuck in Pending", 1}},
-		"factor":         {{"delayed-communication", "Delayed communication", 1}, {"fleet-wide-blast-radius", "Fleet-wide blast radius", 1}},
-		"domain":         {{"kubernetes", "Kubernetes", 3}, {"ai-infra", "AI infrastructure", 2}},
-		"cause_category": {{"deployment-defect", "Deployment defect", 2}, {"dependency-failure", "Dependency failure", 1}},
-		"org": {{"example-cloud", "Example Cloud", 1}, {"example-gpu-co", "Example GPU Co", 1},
-			{"example-registry-ltd", "Example Registry Ltd", 1}},
-		"year": {{"2024", "2024", 1}, {"2023", "2023", 1}, {"2022", "2022", 1}},
+		"cause": {{"faulty-change-rollout", "Faulty change rolled out", "", 2}, {"registry-outage", "Registry outage", "", 1}},
+		"component": {{"node-os-image", "Node OS image", "", 2}, {"container-registry", "Container registry", "", 1},
+			{"gpu-driver", "GPU driver", "", 1}, {"kube-scheduler", "kube-scheduler", "", 1}},
+		"symptom":        {{"gpu-missing", "GPU missing on the node", "", 1}, {"node-not-ready", "Node NotReady", "", 1}, {"pod-pending", "Pod stuck in Pending", "", 1}},
+		"factor":         {{"delayed-communication", "Delayed communication", "", 1}, {"fleet-wide-blast-radius", "Fleet-wide blast radius", "", 1}},
+		"domain":         {{"kubernetes", "Kubernetes", "", 3}, {"ai-infra", "AI infrastructure", "", 2}},
+		"cause_category": {{"deployment-defect", "Deployment defect", "", 2}, {"dependency-failure", "Dependency failure", "", 1}},
+		"org": {{"example-cloud", "Example Cloud", "", 1}, {"example-gpu-co", "Example GPU Co", "", 1},
+			{"example-registry-ltd", "Example Registry Ltd", "", 1}},
+		"year": {{"2024", "2024", "", 1}, {"2023", "2023", "", 1}, {"2022", "2022", "", 1}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("facet counts (-want +got):\n%s", diff)
