@@ -303,3 +303,51 @@ func TestAPILanguage(t *testing.T) {
 		t.Errorf("graph: %d of %d term nodes carry label_ko", withKo, terms)
 	}
 }
+
+// A paste on the Korean wizard is answered in Korean: the result's labels,
+// the playbook and section it points to, and the walk it continues into,
+// with the pasted lines quoted as they were.
+func TestKoreanPasteResult(t *testing.T) {
+	h := newHandler(t)
+	form := url.Values{"text": {"Warning  FailedScheduling  default-scheduler  0/3 nodes are available: 3 node(s) had untolerated taint {nvidia.com/gpu: present}."}}
+	req := httptest.NewRequest(http.MethodPost, "/triage?lang=ko", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d: %.300s", rec.Code, rec.Body.String())
+	}
+	doc, err := goquery.NewDocumentFromReader(rec.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := byTestID(doc, "paste-result")
+	if h2 := res.Find("h2").First().Text(); h2 != "붙여 넣은 내용에서 찾은 것" {
+		t.Errorf("result heading %q", h2)
+	}
+	first := byTestID(res, "paste-route").First()
+	if first.AttrOr("data-route", "") != "pending/untolerated-taint" {
+		t.Fatalf("best route %q", first.AttrOr("data-route", ""))
+	}
+	if conf := first.Find("h3 .muted").Text(); !regexp.MustCompile(`^확신도 \d+%$`).MatchString(conf) {
+		t.Errorf("confidence %q, want 확신도 N%%", conf)
+	}
+	link := first.Find(`a[href^="/playbooks/"]`).First().Text()
+	if !strings.HasPrefix(link, "플레이북: ") || !regexp.MustCompile(`\p{Hangul}.*—.*\p{Hangul}`).MatchString(link) {
+		t.Errorf("playbook link %q, want the Korean playbook and section titles", link)
+	}
+	if ev := byTestID(first, "evidence").Text(); !strings.Contains(ev, "untolerated taint {nvidia.com/gpu: present}") || !strings.Contains(ev, "1번째 줄") {
+		t.Errorf("evidence %q: the line as pasted, numbered in Korean", ev)
+	}
+	cont := byTestID(doc, "paste-continue").AttrOr("href", "")
+	if cont == "" {
+		t.Fatal("no way into the wizard")
+	}
+	_, walk := getLang(t, h, cont, "Cookie", "casebook_lang=ko")
+	if n := byTestID(walk, "inferred").Length(); n == 0 || byTestID(walk, "inferred").First().Text() != "붙여 넣은 내용에서 추론" {
+		t.Errorf("inferred answers not marked in Korean (%d)", n)
+	}
+	if d := byTestID(walk, "diagnosis").Text(); d != "" && !regexp.MustCompile(`\p{Hangul}`).MatchString(d) {
+		t.Errorf("diagnosis %q is not Korean", d)
+	}
+}
