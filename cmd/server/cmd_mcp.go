@@ -65,7 +65,7 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if cfg.Library != "" {
-		go watchLibrary(ctx, cfg.Library, loader, log)
+		go watchLibrary(ctx, cfg.Library, cfg.Data, reloadWith(loader), log)
 	}
 	return mcp.ServeIO(ctx, mcp.NewServer(loader, opts), stdin, stdout)
 }

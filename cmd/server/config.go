@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"casebook/internal/i18n"
+	"casebook/internal/web"
 )
 
 // config is every setting of the server. Each flag has an environment
@@ -37,6 +39,8 @@ type config struct {
 	ClusterTimeout  time.Duration
 	SearchCacheMB   int
 	DefaultLang     i18n.Lang
+	AllowedHosts    string
+	PublicURL       string
 	// InsecureAnonymousLive lets live triage run without an identity
 	// header: anyone who can reach the portal then reads the cluster.
 	InsecureAnonymousLive bool
@@ -113,6 +117,8 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.str(&c.LogFormat, "log-format", "text", "log format: text or json")
 	fs.str(&c.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.boolean(&c.Dev, "dev", false, "serve templates' static files from web/static on disk (development)")
+	fs.str(&c.AllowedHosts, "allowed-hosts", "", "comma-separated host names the portal answers to, *.example.com for subdomains, * for any (default: the --addr host and localhost; IP addresses are always answered)")
+	fs.str(&c.PublicURL, "public-url", "", "the portal's public address, e.g. https://casebook.example.com, for absolute links (feed, language alternates); its host is allowed too")
 	fs.str(&c.AuthHeader, "auth-header", "", "trust this header for the signed-in user's identity (e.g. X-Forwarded-Email behind oauth2-proxy); requests without it are refused")
 	fs.str(&c.AllowUsers, "allow-users", "", "comma-separated e-mails allowed to use live triage (and everything, with --restrict-reads)")
 	fs.str(&c.AllowDomains, "allow-domains", "", "comma-separated e-mail domains allowed like --allow-users")
@@ -167,6 +173,9 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	if (c.AllowUsers != "" || c.AllowDomains != "" || c.RestrictReads) && c.AuthHeader == "" {
 		return c, fmt.Errorf("--allow-users, --allow-domains and --restrict-reads need --auth-header: without it no identity is known")
 	}
+	if _, err := web.ParsePublicURL(c.PublicURL); err != nil {
+		return c, fmt.Errorf("--public-url: %w", err)
+	}
 	if c.Library != "" {
 		if _, err := os.Stat(filepath.Join(c.Library, "taxonomy.yaml")); err != nil {
 			return c, fmt.Errorf("--library %s is not a library folder: %v", c.Library, err)
@@ -184,4 +193,21 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// allowedHosts is the host allow-list: --allowed-hosts, else the --addr
+// host when it is a name, and localhost; the --public-url host is always
+// on it.
+func allowedHosts(c config) []string {
+	hosts := splitList(c.AllowedHosts)
+	if len(hosts) == 0 {
+		hosts = []string{"localhost"}
+		if h, _, err := net.SplitHostPort(c.Addr); err == nil && h != "" && net.ParseIP(h) == nil && h != "localhost" {
+			hosts = append(hosts, h)
+		}
+	}
+	if u, _ := web.ParsePublicURL(c.PublicURL); u != nil {
+		hosts = append(hosts, u.Hostname())
+	}
+	return hosts
 }

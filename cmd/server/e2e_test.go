@@ -150,6 +150,56 @@ func TestServerEndToEnd(t *testing.T) {
 	})
 	assertHome()
 
+	// The taxonomy breaks: nothing loads, the previous library stays
+	// served, and operators see the failure in /readyz, /api/problems, the
+	// metric and the footer, until the file is fixed.
+	taxPath := filepath.Join(lib, "taxonomy.yaml")
+	goodTax, err := os.ReadFile(taxPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(taxPath, []byte("causes:\n  - id: a\n    aliases: [x, y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type reload struct {
+		Status, Error string
+		Problems      []string
+	}
+	eventually(t, 20*time.Second, "/readyz says the reload fails", func() bool {
+		var got struct {
+			Status string
+			Reload *reload
+		}
+		code, body := get("/readyz")
+		return code == http.StatusOK && json.Unmarshal([]byte(body), &got) == nil && got.Status == "ready" &&
+			got.Reload != nil && got.Reload.Status == "failing" && strings.Contains(got.Reload.Error, "taxonomy.yaml:3")
+	})
+	var probs struct{ Reload *reload }
+	if _, body := get("/api/problems"); json.Unmarshal([]byte(body), &probs) != nil || probs.Reload == nil ||
+		len(probs.Reload.Problems) == 0 || !strings.HasPrefix(probs.Reload.Problems[0], "taxonomy.yaml:3:") {
+		t.Errorf("/api/problems does not show the failing reload: %+v", probs.Reload)
+	}
+	if _, body := get("/metrics"); !strings.Contains(body, "casebook_library_reload_failing 1") {
+		t.Error("/metrics lacks casebook_library_reload_failing 1")
+	}
+	if _, body := get("/"); !strings.Contains(body, `data-testid="reload-failed"`) {
+		t.Error("the footer does not say the reload failed")
+	}
+	assertHome()
+	if err := os.WriteFile(taxPath, goodTax, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 20*time.Second, "/readyz no longer reports a failing reload", func() bool {
+		_, body := get("/readyz")
+		return !strings.Contains(body, `"reload"`)
+	})
+	if !strings.Contains(logs.String(), "library reload recovered") {
+		t.Error("no log line says the reload recovered")
+	}
+	if _, body := get("/metrics"); !strings.Contains(body, "casebook_library_reload_failing 0") {
+		t.Error("/metrics still says the reload fails")
+	}
+
 	cancel()
 	select {
 	case err := <-served:

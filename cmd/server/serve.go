@@ -68,12 +68,14 @@ func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
 	a.live = liveService(cfg, reader, off, a.policy, a.limiter, m)
 	a.gaps = gapsService(loader, reader)
 	a.drills = drill.NewService(fsys, contentVersion(loader))
+	publicURL, _ := web.ParsePublicURL(cfg.PublicURL) // checked with the flags
 	var staticFS fs.FS
 	if cfg.Dev {
 		staticFS = os.DirFS("web/static")
 	}
 	handler := web.New(web.Deps{Content: loader, Log: log, Static: staticFS, Version: version(), Metrics: m, Extensions: extensions(a),
-		Policy: a.policy, Limiter: a.limiter, Live: a.live, Gaps: a.gaps, DefaultLang: cfg.DefaultLang, Drills: a.drills})
+		Policy: a.policy, Limiter: a.limiter, Live: a.live, Gaps: a.gaps, DefaultLang: cfg.DefaultLang, Drills: a.drills,
+		Hosts: web.HostPolicy{Names: allowedHosts(cfg), Flag: "--allowed-hosts (CASEBOOK_ALLOWED_HOSTS)"}, PublicURL: publicURL})
 	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	return a, nil
@@ -108,7 +110,7 @@ func (a *app) serve(ctx context.Context, ln net.Listener) error {
 		return fmt.Errorf("no valid library to serve: %w", err)
 	}
 	if a.cfg.Library != "" {
-		go watchLibrary(ctx, a.cfg.Library, a.loader, a.log)
+		go watchLibrary(ctx, a.cfg.Library, a.cfg.Data, reloadWith(a.loader), a.log)
 	}
 	select {
 	case err := <-errc:

@@ -8,6 +8,7 @@ package content
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"log/slog"
 	"sync"
@@ -74,6 +75,9 @@ type Loader struct {
 	// that started on it can finish. Its database file is kept until then.
 	retire   time.Duration
 	retiring map[*Content]bool
+	// failure is the most recent load's failure while it is not followed
+	// by a success; nil otherwise.
+	failure atomic.Pointer[LoadFailure]
 	// saving counts library snapshots being written in the background;
 	// Close waits for them so a clean shutdown leaves one for the next start.
 	saving sync.WaitGroup
@@ -97,6 +101,21 @@ func NewLoader(fsys fs.FS, dataDir string, log *slog.Logger) *Loader {
 // Current returns the published Content, or nil before the first load.
 func (l *Loader) Current() *Content { return l.cur.Load() }
 
+// LoadFailure says that the library on disk could not be loaded: the error
+// of the latest attempt, when the failures began, and that the Content
+// loaded before is still served.
+type LoadFailure struct {
+	Err      string
+	Problems []library.Problem // of the library on disk, when it was read
+	At       time.Time         // the latest failed attempt
+	Since    time.Time         // the first failure of this run of failures
+}
+
+// Failure returns the current run of failed loads, nil when the latest
+// load succeeded. Operators see it in /readyz, /api/problems, a metric and
+// the page footer.
+func (l *Loader) Failure() *LoadFailure { return l.failure.Load() }
+
 // Load builds a Content and publishes it. On failure the previous Content
 // stays published and the error is returned.
 func (l *Loader) Load(ctx context.Context) (*Content, error) {
@@ -112,7 +131,19 @@ func (l *Loader) Load(ctx context.Context) (*Content, error) {
 		l.OnLoad(time.Since(start), n, err)
 	}
 	if err != nil {
+		f := &LoadFailure{Err: err.Error(), At: time.Now(), Since: time.Now()}
+		var pe *problemsError
+		if errors.As(err, &pe) {
+			f.Problems = pe.problems
+		}
+		if prev := l.failure.Load(); prev != nil {
+			f.Since = prev.Since
+		}
+		l.failure.Store(f)
 		return nil, err
+	}
+	if prev := l.failure.Swap(nil); prev != nil {
+		l.log.Info("library reload recovered", "failing_for", time.Since(prev.Since).Round(time.Second), "hash", c.Hash[:12])
 	}
 	if c == l.cur.Load() {
 		return c, nil // unchanged content: nothing to swap or report

@@ -117,7 +117,7 @@ func (l *Loader) parse(hash string, stored bool) (lib *library.Library, problems
 		for _, p := range problems {
 			l.log.Error("library problem", "problem", p.String())
 		}
-		return nil, nil, false, fmt.Errorf("content: load library: %w", err)
+		return nil, nil, false, &problemsError{fmt.Errorf("content: load library: %w", err), problems}
 	}
 	if lib.Hash != hash {
 		return nil, nil, false, errors.New("content: the library changed during the load; the next reload will pick it up")
@@ -210,3 +210,13 @@ func (c *Content) GraphOf(ctx context.Context, f store.Filter, focus string) (gr
 	}
 	return c.DrawGraph(links, focus), nil
 }
+
+// problemsError is a failed load with the problems that made it fail, so
+// the failure shown to operators lists them.
+type problemsError struct {
+	err      error
+	problems []library.Problem
+}
+
+func (e *problemsError) Error() string { return e.err.Error() }
+func (e *problemsError) Unwrap() error { return e.err }

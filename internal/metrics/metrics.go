@@ -22,6 +22,7 @@ type Metrics struct {
 	loadSeconds    prometheus.Histogram
 	loadErrors     prometheus.Counter
 	loadProblems   prometheus.Gauge
+	loadFailing    prometheus.Gauge
 	triage         *prometheus.CounterVec
 	clusterErrors  *prometheus.CounterVec
 	searchCache    *prometheus.CounterVec
@@ -51,6 +52,9 @@ func New() *Metrics {
 	m.loadProblems = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "casebook_library_problems", Help: "Content problems reported by the last successful load.",
 	})
+	m.loadFailing = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "casebook_library_reload_failing", Help: "1 while the latest library load failed and the previous library is served, else 0.",
+	})
 	m.triage = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "casebook_triage_outcomes_total", Help: "Triage results by route and how they were reached (classify, wizard, cluster).",
 	}, []string{"route", "via"})
@@ -61,7 +65,7 @@ func New() *Metrics {
 		Name: "casebook_search_cache_lookups_total",
 		Help: "Search result cache lookups by result (hit, miss); the hit ratio is hit / (hit + miss).",
 	}, []string{"result"})
-	m.reg.MustRegister(m.requests, m.requestSeconds, m.searchSeconds, m.loadSeconds, m.loadErrors, m.loadProblems, m.triage, m.clusterErrors, m.searchCache,
+	m.reg.MustRegister(m.requests, m.requestSeconds, m.searchSeconds, m.loadSeconds, m.loadErrors, m.loadProblems, m.loadFailing, m.triage, m.clusterErrors, m.searchCache,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -71,14 +75,28 @@ func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
 }
 
-// ObserveRequest records one HTTP request. route is the router's pattern
-// ("/incidents/{id}"), never the raw path, to keep label cardinality bounded.
+// ObserveRequest records one HTTP request. Every label is bounded whatever
+// a client sends: route is the router's pattern ("/incidents/{id}"), never
+// the raw path ("unmatched" when no route matched); a method outside the
+// standard set is "other"; the code is the one the server answered.
 func (m *Metrics) ObserveRequest(route, method string, code int, d time.Duration) {
 	if route == "" {
 		route = "unmatched"
 	}
+	method = Method(method)
 	m.requests.WithLabelValues(route, method, strconv.Itoa(code)).Inc()
 	m.requestSeconds.WithLabelValues(route, method).Observe(d.Seconds())
+}
+
+// Method is the method label: one of the methods of RFC 9110 and PATCH,
+// else "other", so made-up verbs cannot add series.
+func Method(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete,
+		http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return m
+	}
+	return "other"
 }
 
 // SearchLatency records one search.
@@ -98,8 +116,10 @@ func (m *Metrics) LibraryLoad(d time.Duration, problems int, err error) {
 	m.loadSeconds.Observe(d.Seconds())
 	if err != nil {
 		m.loadErrors.Inc()
+		m.loadFailing.Set(1)
 		return
 	}
+	m.loadFailing.Set(0)
 	m.loadProblems.Set(float64(problems))
 }
 

@@ -164,7 +164,13 @@ func (s *Server) handleAPIProblems(w http.ResponseWriter, r *http.Request) error
 	for _, p := range c.Problems {
 		out = append(out, problem{p.Path, p.Line, p.Msg})
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"hash": c.Hash, "problems": out})
+	body := map[string]any{"hash": c.Hash, "problems": out}
+	if f := s.content.Failure(); f != nil {
+		// The library on disk did not load: its problems are in the
+		// error, and what is listed is the library still served.
+		body["reload"] = reloadJSON(f)
+	}
+	writeJSON(w, http.StatusOK, body)
 	return nil
 }
 

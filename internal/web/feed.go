@@ -33,8 +33,9 @@ type atomEntry struct {
 	} `xml:"author"`
 }
 
-// handleFeed serves the newest incidents as Atom. Links are absolute, built
-// from the request's host, since feed readers resolve nothing.
+// handleFeed serves the newest incidents as Atom. Links are absolute, since
+// feed readers resolve nothing: from --public-url, else from the vetted
+// Host of the request.
 func (s *Server) handleFeed(w http.ResponseWriter, r *http.Request) error {
 	c, err := s.current()
 	if err != nil {
@@ -44,11 +45,7 @@ func (s *Server) handleFeed(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	scheme := "http"
-	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
-		scheme = "https"
-	}
-	base := scheme + "://" + r.Host
+	base := s.baseURL(r)
 	updated := c.LoadedAt.UTC().Format(time.RFC3339)
 	f := atomFeed{Title: "Casebook: newest incidents", ID: base + "/feed.atom", Updated: updated,
 		Link: []atomLink{{Href: base + "/feed.atom", Rel: "self"}, {Href: base + "/"}}}

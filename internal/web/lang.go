@@ -25,7 +25,7 @@ func (s *Server) withLang(next http.Handler) http.Handler {
 		}
 		lang, src, err := i18n.Negotiate(r.URL.Query().Get("lang"), cookie, r.Header.Get("Accept-Language"), s.defaultLang)
 		ctx := i18n.WithPrinter(r.Context(), i18n.Messages().Printer(lang))
-		ctx = templates.WithAlternates(ctx, alternatesOf(r))
+		ctx = templates.WithAlternates(ctx, alternatesOf(r, s.baseURL(r)))
 		r = r.WithContext(ctx)
 		h := w.Header()
 		h.Add("Vary", "Accept-Language")
@@ -45,14 +45,8 @@ func (s *Server) withLang(next http.Handler) http.Handler {
 
 // alternatesOf is the request's URL in each language: the same path and
 // query with lang set, so switching keeps filters, the search, the page and
-// a wizard walk. hreflang wants absolute URLs; the host is the one the
-// client asked for (X-Forwarded-Proto says the scheme behind a proxy).
-func alternatesOf(r *http.Request) templates.Alternates {
-	scheme := "http"
-	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
-		scheme = "https"
-	}
-	base := scheme + "://" + r.Host
+// a wizard walk. hreflang wants absolute URLs, under base (Server.baseURL).
+func alternatesOf(r *http.Request, base string) templates.Alternates {
 	q := r.URL.Query()
 	var a templates.Alternates
 	with := func(l string) string {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"casebook/internal/content"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
@@ -12,7 +13,7 @@ type Router = chi.Router
 // routes lists every URL of the portal in one place.
 func (s *Server) routes(ext []func(Router)) http.Handler {
 	r := chi.NewRouter()
-	r.Use(withRequestID, withRecover(s.log), withSecurityHeaders, withLogging(s.log, s.metrics), s.withLang,
+	r.Use(withRequestID, withRecover(s.log), withSecurityHeaders, withLogging(s.log, s.metrics), s.withAllowedHosts, s.withLang,
 		withMaxBody(2<<20), s.withAccess, http.NewCrossOriginProtection().Handler)
 
 	r.Get("/healthz", s.handleHealthz)
@@ -75,16 +76,30 @@ func (s *Server) handleHealthz(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write([]byte("ok\n"))
 }
 
-// handleReadyz is 200 once a library is loaded; a failed reload keeps the
-// previous library published, so it stays ready.
+// handleReadyz is 200 once a library is loaded. A failed reload keeps the
+// previous library published, so it stays ready, and says so: the error and
+// since when, for the operator who checks the pod.
 func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 	c := s.content.Current()
 	if c == nil {
 		http.Error(w, "library not loaded", http.StatusServiceUnavailable)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"status": "ready", "hash": c.Hash, "incidents": c.Incidents,
-		"playbooks": c.Playbooks, "problems": len(c.Problems), "loaded_at": c.LoadedAt})
+	out := map[string]any{"status": "ready", "hash": c.Hash, "incidents": c.Incidents,
+		"playbooks": c.Playbooks, "problems": len(c.Problems), "loaded_at": c.LoadedAt}
+	if f := s.content.Failure(); f != nil {
+		out["reload"] = reloadJSON(f)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// reloadJSON describes a failing reload in /readyz and /api/problems.
+func reloadJSON(f *content.LoadFailure) map[string]any {
+	problems := []string{}
+	for _, p := range f.Problems {
+		problems = append(problems, p.String())
+	}
+	return map[string]any{"status": "failing", "error": f.Err, "failed_at": f.At, "failing_since": f.Since, "problems": problems}
 }
 
 func (s *Server) staticHandler() http.Handler {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/url"
 
 	"github.com/a-h/templ"
 
@@ -19,9 +20,11 @@ import (
 	"casebook/web/templates"
 )
 
-// ContentSource publishes the current library; nil before the first load.
+// ContentSource publishes the current library (nil before the first load)
+// and whether the latest reload failed (nil when it did not).
 type ContentSource interface {
 	Current() *content.Content
+	Failure() *content.LoadFailure
 }
 
 // Deps are the server's dependencies, passed in explicitly by cmd/server.
@@ -36,6 +39,10 @@ type Deps struct {
 	// MCP tools (nil: a limiter of 60 a minute of its own).
 	Policy  access.Policy
 	Limiter *access.Limiter
+	// Hosts are the host names the portal answers to (the DNS-rebinding
+	// guard); PublicURL, when set, is its address for absolute links.
+	Hosts     HostPolicy
+	PublicURL *url.URL
 	// Live is live triage; nil or not Enabled means no cluster is
 	// configured, and the wizard asks instead.
 	Live *live.Service
@@ -54,16 +61,18 @@ type Deps struct {
 
 // Server holds what handlers share.
 type Server struct {
-	content ContentSource
-	log     *slog.Logger
-	assets  *static.Assets
-	version string
-	metrics Metrics
-	live    *live.Service
-	policy  access.Policy
-	limiter *access.Limiter
-	gaps    Gaps
-	drills  Drills
+	content   ContentSource
+	log       *slog.Logger
+	assets    *static.Assets
+	version   string
+	metrics   Metrics
+	live      *live.Service
+	policy    access.Policy
+	limiter   *access.Limiter
+	hosts     HostPolicy
+	publicURL *url.URL
+	gaps      Gaps
+	drills    Drills
 	// searchGraphs holds the graphs of recent search results.
 	searchGraphs searchGraphs
 	defaultLang  i18n.Lang
@@ -79,7 +88,7 @@ func New(d Deps) http.Handler {
 		d.Limiter = access.NewLimiter(0)
 	}
 	s := &Server{content: d.Content, log: d.Log, assets: static.NewAssets(fsys), version: d.Version, metrics: d.Metrics,
-		policy: d.Policy, limiter: d.Limiter, live: d.Live, gaps: d.Gaps, drills: d.Drills,
+		policy: d.Policy, limiter: d.Limiter, live: d.Live, gaps: d.Gaps, hosts: d.Hosts, publicURL: d.PublicURL, drills: d.Drills,
 		defaultLang: d.DefaultLang}
 	if s.defaultLang == "" {
 		s.defaultLang = i18n.EN
@@ -98,6 +107,9 @@ func (s *Server) current() (*content.Content, error) {
 
 func (s *Server) chrome(c *content.Content, title, nav, query string) templates.Chrome {
 	ch := templates.Chrome{Title: title, Nav: nav, Asset: s.assets.URL, Query: query, Version: s.version}
+	if f := s.content.Failure(); f != nil {
+		ch.ReloadError, ch.ReloadFailedAt = f.Err, f.At
+	}
 	return ch
 }
 

@@ -2,6 +2,7 @@ package templates
 
 import (
 	"context"
+	"time"
 
 	"github.com/a-h/templ"
 
@@ -18,6 +19,9 @@ func t(ctx context.Context, id string, args ...any) string {
 func tn(ctx context.Context, id string, n int, args ...any) string {
 	return i18n.From(ctx).N(id, n, args...)
 }
+
+// clock formats a moment for the request's language.
+func clock(ctx context.Context, at time.Time) string { return i18n.From(ctx).Time(at) }
 
 // num formats a number for the request's language.
 func num(ctx context.Context, n int) string { return i18n.From(ctx).Num(n) }

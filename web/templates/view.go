@@ -3,6 +3,8 @@
 // them, templates never fetch anything.
 package templates
 
+import "time"
+
 // Chrome is what every page's layout needs.
 type Chrome struct {
 	Title   string
@@ -11,6 +13,10 @@ type Chrome struct {
 	Query   string // the search box's text
 	Version string
 	Banner  string // a warning shown on every page (e.g. load problems)
+	// ReloadError is set while the latest reload of the library failed,
+	// for the operator who reads the footer; ReloadFailedAt is when.
+	ReloadError    string
+	ReloadFailedAt time.Time
 }
 
 // Link is a label with an href.
