@@ -2,10 +2,14 @@ package web
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
+	"sync"
+	"time"
 
 	"casebook/internal/access"
+	"casebook/internal/triage"
 )
 
 type identityKey struct{}
@@ -72,8 +76,37 @@ func (s *Server) rateLimited(h handlerFunc) handlerFunc {
 // which grows with the cluster; the handlers check their own exact limits.
 const uploadLimit = 32 << 20
 
+// charger returns the function that charges the caller of r, once, for
+// the time since now: call it when the costly work is done, before the
+// answer is written, so the caller's next request sees the debt.
+func (s *Server) charger(r *http.Request) func() {
+	who, start := caller(r), time.Now()
+	var once sync.Once
+	return func() { once.Do(func() { s.limiter.Charge(who, access.CostOf(time.Since(start))) }) }
+}
+
+// uploadBudget bounds the time one uploaded file may take to parse and
+// check; a check still running then reports an error instead of a result.
+const uploadBudget = 10 * time.Second
+
+// tooLarge reports whether reading a body failed on its size limit.
+func tooLarge(err error) bool {
+	var mbe *http.MaxBytesError
+	return errors.As(err, &mbe)
+}
+
 func isUpload(r *http.Request) bool {
 	return r.Method == http.MethodPost && (r.URL.Path == "/triage/snapshot" || strings.HasPrefix(r.URL.Path, "/gaps"))
+}
+
+// pasteBodyLimit bounds the body of a paste form or a classify request. The
+// paste itself may be 1 MiB; encoded as a form every byte can take three
+// (%0A), and in JSON a control character six (\u001b), so the body may be
+// that much larger; the handlers check the decoded text's size.
+const pasteBodyLimit = 3*triage.MaxInput + 64<<10
+
+func isPaste(r *http.Request) bool {
+	return r.Method == http.MethodPost && (r.URL.Path == "/triage" || r.URL.Path == "/api/triage/classify")
 }
 
 // withMaxBody caps request bodies for every route; handlers that accept large
@@ -82,8 +115,11 @@ func withMaxBody(n int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			n := n
-			if isUpload(r) {
+			switch {
+			case isUpload(r):
 				n = uploadLimit
+			case isPaste(r):
+				n = pasteBodyLimit
 			}
 			if r.ContentLength > n {
 				w.Header().Set("Content-Type", "application/json; charset=utf-8")

@@ -240,12 +240,13 @@ func (s *Server) handleSnapshotUpload(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, 16<<20)
+	charge := s.charger(r)
+	defer charge() // on the error paths; the answer below charges first
 	var data io.Reader
 	if ct := r.Header.Get("Content-Type"); strings.HasPrefix(ct, "multipart/form-data") {
 		f, _, err := r.FormFile("snapshot")
 		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
+			if tooLarge(err) {
 				return &httpError{http.StatusRequestEntityTooLarge, "snapshot larger than 16 MiB"}
 			}
 			return badRequest{"no snapshot file in the form (field \"snapshot\"): " + err.Error()}
@@ -257,8 +258,7 @@ func (s *Server) handleSnapshotUpload(w http.ResponseWriter, r *http.Request) er
 	}
 	snaps, err := snapshot.Decode(data)
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
+		if tooLarge(err) {
 			return &httpError{http.StatusRequestEntityTooLarge, "snapshot larger than 16 MiB"}
 		}
 		return badRequest{"not a Casebook snapshot: " + err.Error()}
@@ -266,6 +266,7 @@ func (s *Server) handleSnapshotUpload(w http.ResponseWriter, r *http.Request) er
 	if len(snaps) == 0 {
 		return badRequest{"the snapshot holds no pods"}
 	}
+	charge()
 	if wantsJSON(r) {
 		var reps []*probe.Report
 		for i := range snaps {

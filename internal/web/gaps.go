@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"path"
@@ -61,12 +62,23 @@ func (s *Server) handleGapsUpload(w http.ResponseWriter, r *http.Request) error 
 	}
 	pr := printer(r.Context())
 	p := templates.GapsPage{Chrome: s.chrome(c, pr.T("gaps.title"), "gaps", ""), Live: s.gaps.Live()}
+	// The caller pays for the time the file costs to parse and check
+	// (before the answer goes out, so the next request sees the debt), and
+	// no file may cost more than uploadBudget.
+	charge := s.charger(r)
+	defer charge() // on the error paths
 	f, hdr, err := r.FormFile("inventory")
 	if err != nil {
+		if tooLarge(err) {
+			return &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the inventory is larger than %d MiB", uploadLimit>>20)}
+		}
 		return badRequest{"attach an inventory file (casebook gaps --save FILE) as the field \"inventory\""}
 	}
 	defer f.Close()
-	rep, err := s.gaps.RunFile(r.Context(), path.Base(hdr.Filename), f)
+	ctx, cancel := context.WithTimeout(r.Context(), uploadBudget)
+	defer cancel()
+	rep, err := s.gaps.RunFile(ctx, path.Base(hdr.Filename), f)
+	charge()
 	if err != nil {
 		p.Error = err.Error()
 		return render(r.Context(), w, http.StatusUnprocessableEntity, templates.GapsView(p))

@@ -12,9 +12,9 @@ import (
 // to. A page on another site can rebind its own name to the portal's
 // address and read it from the user's browser, but the browser still sends
 // that other name as Host; refusing names the portal does not own closes
-// that door. A Host that is an IP literal is always accepted: a rebinding
-// page always sends its own name, while kubelet probes and Prometheus
-// scrapes arrive with the pod's IP.
+// that door. A Host that is an IP literal, or localhost, is always
+// accepted: a rebinding page always sends its own name, while kubelet
+// probes and Prometheus scrapes arrive with the pod's IP.
 type HostPolicy struct {
 	// Names are the accepted host names, case-insensitive, without port;
 	// "*.example.com" accepts every subdomain of example.com, and "*" (or
@@ -35,8 +35,8 @@ func (p HostPolicy) Allows(host string) bool {
 		h = hh
 	}
 	h = strings.ToLower(strings.TrimSuffix(strings.Trim(h, "[]"), "."))
-	if net.ParseIP(h) != nil {
-		return true
+	if net.ParseIP(h) != nil || h == "localhost" {
+		return true // names no other site can make a browser send
 	}
 	for _, n := range p.Names {
 		n = strings.ToLower(strings.TrimSuffix(n, "."))

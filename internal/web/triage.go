@@ -185,7 +185,7 @@ func (s *Server) handleTriagePaste(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, triage.MaxInput+64*1024)
+	r.Body = http.MaxBytesReader(w, r.Body, pasteBodyLimit)
 	if err := r.ParseForm(); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {

@@ -17,9 +17,9 @@ import (
 )
 
 // readPaste reads a classify body: text/plain, or JSON {"text": "..."}.
-// Over 1 MiB is 413; an empty text is 400.
+// A text over 1 MiB (after decoding the JSON) is 413; an empty text is 400.
 func readPaste(w http.ResponseWriter, r *http.Request) (string, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, triage.MaxInput))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, pasteBodyLimit))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -37,6 +37,9 @@ func readPaste(w http.ResponseWriter, r *http.Request) (string, error) {
 			return "", badRequest{"invalid JSON: want {\"text\": \"...\"}: " + err.Error()}
 		}
 		text = in.Text
+	}
+	if len(text) > triage.MaxInput {
+		return "", &httpError{http.StatusRequestEntityTooLarge, "body larger than 1 MiB"}
 	}
 	if strings.TrimSpace(text) == "" {
 		return "", badRequest{"empty text: paste a kubectl describe, an event, a log line or an alert"}
