@@ -46,6 +46,8 @@ func helmBinary(t *testing.T) string {
 // valueSets are the chart configurations a team is likely to use.
 var valueSets = map[string][]string{
 	"defaults": nil,
+	"ingress and metrics": {"--set", "ingress.enabled=true", "--set", "ingress.className=nginx", "--set", "ingress.hosts={casebook.example.com}",
+		"--set", "publicURL=https://casebook.example.com", "--set", "networkPolicy.metricsFrom[0].namespaceSelector.matchLabels.name=monitoring"},
 	"everything on": {"--set", "liveTriage.enabled=true", "--set", "liveTriage.namespaces={team-a,team-b}", "--set", "liveTriage.readLogs=true",
 		"--set", "gitSync.enabled=true", "--set", "gitSync.repo=https://git.example.com/incidents.git",
 		"--set", "auth.header=X-Forwarded-Email", "--set", "auth.allowDomains={example.com}", "--set", "auth.restrictReads=true"},
@@ -113,6 +115,7 @@ var resource = map[string]struct {
 	"Role":                {"apis/rbac.authorization.k8s.io/v1", "roles", true},
 	"RoleBinding":         {"apis/rbac.authorization.k8s.io/v1", "rolebindings", true},
 	"NetworkPolicy":       {"apis/networking.k8s.io/v1", "networkpolicies", true},
+	"Ingress":             {"apis/networking.k8s.io/v1", "ingresses", true},
 	"Namespace":           {"api/v1", "namespaces", false},
 }
 
@@ -251,7 +254,8 @@ func TestChartKeepsHardening(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			out := string(render(t, helm, args))
 			for _, want := range []string{"readOnlyRootFilesystem: true", "runAsNonRoot: true", "allowPrivilegeEscalation: false",
-				"path: /readyz", "path: /healthz", "emptyDir", "replicas: 2", "kind: PodDisruptionBudget"} {
+				"path: /readyz", "path: /healthz", "emptyDir", "replicas: 2", "kind: PodDisruptionBudget",
+				"kind: NetworkPolicy", "policyTypes: [Ingress]", "--allowed-hosts=casebook-casebook,casebook-casebook.casebook,"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("rendered chart lacks %q", want)
 				}
@@ -264,6 +268,27 @@ func TestChartKeepsHardening(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Live triage without an identity header would let anyone who reaches the
+// portal read the cluster: the chart refuses to render it, unless told.
+func TestChartRefusesAnonymousLiveTriage(t *testing.T) {
+	helm := helmBinary(t)
+	cmd := exec.Command(helm, "template", "casebook", "./helm/casebook", "--namespace", "casebook", "--set", "liveTriage.enabled=true")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "liveTriage.enabled needs auth.header") {
+		t.Errorf("live triage without auth.header rendered (err %v):\n%.300s", err, out)
+	}
+	rendered := string(render(t, helm, []string{"--set", "liveTriage.enabled=true", "--set", "liveTriage.insecureAllowAnonymous=true"}))
+	if !strings.Contains(rendered, "--insecure-allow-anonymous-live-triage") {
+		t.Error("the explicit opt-in does not reach the server's flags")
+	}
+	ing := string(render(t, helm, valueSets["ingress and metrics"]))
+	for _, want := range []string{"kind: Ingress", `host: "casebook.example.com"`, ",casebook.example.com", "--public-url=https://casebook.example.com", "name: monitoring"} {
+		if !strings.Contains(ing, want) {
+			t.Errorf("the chart with an ingress lacks %q", want)
+		}
 	}
 }
 

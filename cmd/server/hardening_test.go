@@ -27,7 +27,13 @@ type hardServer struct {
 
 func hardStart(t *testing.T, args ...string) *hardServer {
 	t.Helper()
-	cfg, err := parseServeConfig(args, func(string) string { return "" }, io.Discard)
+	return hardStartEnv(t, func(string) string { return "" }, args...)
+}
+
+// hardStartEnv is hardStart with an environment, as a container gets it.
+func hardStartEnv(t *testing.T, getenv func(string) string, args ...string) *hardServer {
+	t.Helper()
+	cfg, err := parseServeConfig(args, getenv, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
