@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"casebook/internal/access"
+	"casebook/internal/i18n"
+	"casebook/internal/library"
 	"casebook/internal/live"
 	"casebook/internal/search"
 	"casebook/internal/selection"
@@ -94,10 +96,29 @@ func (s *Server) adapt(h handlerFunc) http.HandlerFunc {
 			writeJSON(w, status, map[string]string{"error": msg})
 			return
 		}
-		title := statusTitle(printer(r.Context()), status)
+		pr := printer(r.Context())
+		var nf *templates.NotFoundHelp
+		if status == http.StatusNotFound {
+			nf = notFoundHelp(pr, r.URL.Path)
+		}
 		c := s.content.Current()
-		_ = render(r.Context(), w, status, templates.ErrorPage(s.chrome(c, title, "", ""), status, msg))
+		_ = render(r.Context(), w, status, templates.ErrorPage(s.chrome(c, statusTitle(pr, status), "", ""), status, msg, nf))
 	}
+}
+
+// notFoundHelp offers a search for what a missing address seemed to name
+// (its last segment, words apart) and the portal's starting points.
+func notFoundHelp(p *i18n.Printer, path string) *templates.NotFoundHelp {
+	last := path[strings.LastIndex(path, "/")+1:]
+	if !library.IsIncidentID(strings.ToUpper(last)) {
+		last = strings.Join(strings.FieldsFunc(last, func(r rune) bool { return r == '-' || r == '_' || r == '+' || r == '.' }), " ")
+	}
+	return &templates.NotFoundHelp{Query: last, Links: []templates.Link{
+		{Label: p.T("nav.library"), Href: "/"},
+		{Label: p.T("nav.playbooks"), Href: "/playbooks"},
+		{Label: p.T("terms.title"), Href: "/terms"},
+		{Label: p.T("nav.triage"), Href: "/triage"},
+	}}
 }
 
 func wantsJSON(r *http.Request) bool {

@@ -1,11 +1,14 @@
 package web
 
 import (
+	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
 	"casebook/internal/library"
+	"casebook/internal/store"
 	"casebook/web/templates"
 )
 
@@ -15,20 +18,27 @@ func (s *Server) handleIncident(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	id := chi.URLParam(r, "id")
-	if !library.IsIncidentID(id) {
-		return notFound("no incident " + id + ": incident ids look like IL-0042")
-	}
 	ctx := r.Context()
+	pr := printer(ctx)
+	if up := strings.ToUpper(id); up != id && library.IsIncidentID(up) {
+		redirectSamePage(w, r, "/incidents/"+up)
+		return nil
+	}
+	if !library.IsIncidentID(id) {
+		return notFound(pr.T("notfound.incident_id", "id", id))
+	}
 	in, err := c.Store.Incident(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return notFound(pr.T("notfound.incident", "id", id))
+	}
 	if err != nil {
 		return err
 	}
-	pr := printer(ctx)
 	title, fbTitle := pr.Pick(in.Title, in.TitleKo)
 	summary, fbSummary := pr.Pick(in.Summary, in.SummaryKo)
 	p := templates.IncidentPage{Chrome: s.chrome(c, in.ID+" "+title, "library", ""), ID: in.ID, Title: title,
 		Summary: summary, Organization: in.Organization, OrgHref: filterHref("org", library.Slug(in.Organization)),
-		Date: pr.Date(in.Date), Trigger: in.Trigger, Detection: in.Detection, SourcePath: "library/" + in.Path, Checks: checkLinks(ctx, c, in.ID),
+		Date: pr.Date(in.Date), SourcePath: "library/" + in.Path, Checks: checkLinks(ctx, c, in.ID),
 		EnglishOnlyHead: fbTitle || fbSummary}
 	for _, cf := range cardTermFacets {
 		ids := in.Terms(cf.Facet)
@@ -44,9 +54,7 @@ func (s *Server) handleIncident(w http.ResponseWriter, r *http.Request) error {
 	sections := in.Sections
 	if pr.Lang().Korean() {
 		if in.Ko != nil && len(in.Ko.Sections) > 0 {
-			// The Korean body tells the trigger and the detection in its
-			// own sections; the English one-liners would repeat them.
-			sections, p.Trigger, p.Detection = in.Ko.Sections, "", ""
+			sections = in.Ko.Sections
 		} else {
 			p.EnglishOnlyBody = true
 		}

@@ -231,8 +231,8 @@ func TestTermPage(t *testing.T) {
 		if !regexp.MustCompile(`^/terms/[a-z_]+/[a-z0-9-]+$`).MatchString(href) || href == "/terms/component/gpu-driver" {
 			t.Errorf("co-term links to %q", href)
 		}
-		n, err := strconv.Atoi(li.Find(".muted").Text())
-		if err != nil || n > prev || n < 1 {
+		n, err := strconv.Atoi(li.Find(".muted").AttrOr("data-count", ""))
+		if err != nil || n > prev || n < 1 || !strings.Contains(li.Find(".muted").Text(), strconv.Itoa(n)+" incident") {
 			t.Errorf("co-term %q count %q after %d", li.Find("a").Text(), li.Find(".muted").Text(), prev)
 		}
 		prev = n
@@ -242,8 +242,8 @@ func TestTermPage(t *testing.T) {
 	first := strings.Split(strings.TrimPrefix(co.First().Find("a").AttrOr("href", ""), "/terms/"), "/")
 	if len(first) == 2 && first[0] != "cause_category" {
 		filter := "component=gpu-driver&" + first[0] + "=" + first[1]
-		if n := len(allIncidents(t, h, filter)); strconv.Itoa(n) != co.First().Find(".muted").Text() {
-			t.Errorf("co-term %s says %s, but %s lists %d", first[1], co.First().Find(".muted").Text(), filter, n)
+		if n := len(allIncidents(t, h, filter)); strconv.Itoa(n) != co.First().Find(".muted").AttrOr("data-count", "") {
+			t.Errorf("co-term %s says %s, but %s lists %d", first[1], co.First().Find(".muted").AttrOr("data-count", ""), filter, n)
 		}
 	}
 	page(t, h, "/terms/component/no-such-term", http.StatusNotFound)
@@ -417,7 +417,7 @@ func TestErrorPages(t *testing.T) {
 		status int
 		says   string // part of the message
 	}{
-		{"/incidents/IL-9999", http.StatusNotFound, "not found"},
+		{"/incidents/IL-9999", http.StatusNotFound, "no incident IL-9999"},
 		{"/incidents/not-an-id", http.StatusNotFound, "IL-0042"},
 		{"/playbooks/no-such-playbook", http.StatusNotFound, ""},
 		{"/no/such/page", http.StatusNotFound, "/no/such/page"},

@@ -1,12 +1,15 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
 	"casebook/internal/library"
+	"casebook/internal/store"
 	"casebook/web/templates"
 )
 
@@ -42,11 +45,18 @@ func (s *Server) handlePlaybook(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	id := chi.URLParam(r, "id")
+	if low := strings.ToLower(id); low != id {
+		redirectSamePage(w, r, "/playbooks/"+low)
+		return nil
+	}
+	pr := printer(ctx)
 	pb, err := c.Store.Playbook(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return notFound(pr.T("notfound.playbook", "id", id))
+	}
 	if err != nil {
 		return err
 	}
-	pr := printer(ctx)
 	title, summary, sections := pb.Title, pb.Summary, pb.Sections
 	english := pr.Lang().Korean() && pb.Ko == nil
 	if pr.Lang().Korean() && pb.Ko != nil {

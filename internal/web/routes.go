@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 )
 
 // Router is what feature extensions receive to add their routes.
@@ -13,7 +14,9 @@ type Router = chi.Router
 // routes lists every URL of the portal in one place.
 func (s *Server) routes(ext []func(Router)) http.Handler {
 	r := chi.NewRouter()
-	r.Use(withRequestID, withRecover(s.log), withSecurityHeaders, withLogging(s.log, s.metrics), s.withAllowedHosts, s.withLang,
+	// HEAD is answered wherever GET is (link checkers and chat unfurlers
+	// ask with HEAD first); net/http drops the body.
+	r.Use(middleware.GetHead, withRequestID, withRecover(s.log), withSecurityHeaders, withLogging(s.log, s.metrics), s.withAllowedHosts, s.withLang,
 		withMaxBody(2<<20), s.withAccess, http.NewCrossOriginProtection().Handler)
 
 	r.Get("/healthz", s.handleHealthz)
@@ -26,6 +29,7 @@ func (s *Server) routes(ext []func(Router)) http.Handler {
 	r.Get("/causes", s.adapt(s.handleCauses))
 	r.Get("/playbooks", s.adapt(s.handlePlaybooks))
 	r.Get("/playbooks/{id}", s.adapt(s.handlePlaybook))
+	r.Get("/terms", s.adapt(s.handleTerms))
 	r.Get("/terms/{facet}/{id}", s.adapt(s.handleTerm))
 	r.Get("/graph", s.adapt(s.handleGraphPage))
 	r.Get("/feed.atom", s.adapt(s.handleFeed))
@@ -62,8 +66,11 @@ func (s *Server) routes(ext []func(Router)) http.Handler {
 	for _, e := range ext {
 		e(r)
 	}
-	r.NotFound(s.adapt(func(w http.ResponseWriter, r *http.Request) error {
-		return notFound("no page at " + r.URL.Path)
+	r.NotFound(s.adapt(func(w http.ResponseWriter, req *http.Request) error {
+		if redirectCanonical(r, w, req) {
+			return nil
+		}
+		return notFound(printer(req.Context()).T("notfound.page", "path", req.URL.Path))
 	}))
 	r.MethodNotAllowed(s.adapt(func(w http.ResponseWriter, r *http.Request) error {
 		return &httpError{http.StatusMethodNotAllowed, r.Method + " is not allowed on " + r.URL.Path}

@@ -17,6 +17,10 @@ func (s *Server) handleTerm(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
+	if canon := canonicalPath(r.URL.Path); canon != r.URL.Path {
+		redirectSamePage(w, r, canon)
+		return nil
+	}
 	facet, ok := library.ParseFacet(chi.URLParam(r, "facet"))
 	if !ok {
 		return notFound("no facet " + chi.URLParam(r, "facet") + ": facets are cause, cause_category, component, symptom, factor, domain")

@@ -188,7 +188,6 @@ type TermLinks struct {
 type IncidentPage struct {
 	Chrome
 	ID, Title, Summary, Organization, OrgHref, Date string
-	Trigger, Detection                              string
 	Classification                                  []TermLinks
 	Sections                                        []DocSection
 	Sources                                         []SourceLink
@@ -294,4 +293,31 @@ type GraphPage struct {
 type SimilarLink struct {
 	Link
 	Shared []string // term labels, rarest first
+}
+
+// TermsIndex is /terms: the whole vocabulary, facet by facet.
+type TermsIndex struct {
+	Chrome
+	Facets []TermsFacet
+}
+
+// TermsFacet is one facet's terms, in groups (causes by category).
+type TermsFacet struct {
+	Param, Label string
+	Total        int
+	Groups       []TermsGroup
+}
+
+// TermsGroup is a titled part of a facet; Label is empty for a facet
+// without categories.
+type TermsGroup struct {
+	Label, Href string
+	Terms       []TermEntry
+}
+
+// TermEntry is one term: its label in the page's language, the other
+// language's label beside it, and how many incidents carry it.
+type TermEntry struct {
+	Label, Other, Href string
+	Count              int
 }

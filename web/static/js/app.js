@@ -18,6 +18,7 @@
       b.className = "copy";
       b.textContent = msg("msgCopy");
       b.setAttribute("aria-label", msg("msgCopyLabel"));
+      pre.classList.add("copyable");
       b.addEventListener("click", function () {
         var text = code.innerText;
         var done = function () { b.textContent = msg("msgCopied"); setTimeout(function () { b.textContent = msg("msgCopy"); }, 1500); };
@@ -116,7 +117,61 @@
     el.cy = cy;
   }
 
-  function init(root) { addCopyButtons(root); initGraphs(root); }
+  // The menu button folds the navigation on narrow screens; without
+  // JavaScript the button stays hidden and the menu wraps, open.
+  function initMenu() {
+    var b = document.querySelector(".nav-toggle");
+    if (!b || b.dataset.ready) return;
+    b.dataset.ready = "1";
+    b.hidden = false;
+    var header = b.closest(".top");
+    b.addEventListener("click", function () {
+      var open = b.getAttribute("aria-expanded") !== "true";
+      b.setAttribute("aria-expanded", String(open));
+      header.classList.toggle("menu-open", open);
+    });
+  }
+
+  // Disclosures marked data-collapse-narrow (the library's filters, a
+  // playbook's contents) start folded on a narrow screen, so the results
+  // come first; a person's own open or close is kept across htmx swaps.
+  var chosen = {};
+  function collapseNarrow(root) {
+    root.querySelectorAll("details[data-collapse-narrow]").forEach(function (d) {
+      if (d.dataset.collapseReady) return;
+      d.dataset.collapseReady = "1";
+      var key = d.getAttribute("data-testid") || "";
+      var mq = window.matchMedia(d.classList.contains("toc-box") ? "(max-width: 980px)" : "(max-width: 760px)");
+      if (mq.matches) {
+        if (key in chosen) d.open = chosen[key]; else d.removeAttribute("open");
+      }
+      d.addEventListener("toggle", function () { if (mq.matches) chosen[key] = d.open; });
+    });
+  }
+
+  // A long facet (organisations) gets a box that narrows its values as one
+  // types, and opens its "show more" part while filtering.
+  function initFacetFilters(root) {
+    root.querySelectorAll(".facet-filter").forEach(function (input) {
+      if (input.dataset.ready) return;
+      input.dataset.ready = "1";
+      input.hidden = false;
+      var facet = input.closest(".facet");
+      var more = facet.querySelector(".facet-more");
+      input.addEventListener("input", function () {
+        var q = input.value.trim().toLowerCase();
+        facet.querySelectorAll(".facet-values li").forEach(function (li) {
+          li.hidden = q !== "" && li.textContent.toLowerCase().indexOf(q) < 0;
+        });
+        if (more) {
+          if (q) more.open = true;
+          more.querySelector("summary").hidden = q !== "";
+        }
+      });
+    });
+  }
+
+  function init(root) { initMenu(); collapseNarrow(root); initFacetFilters(root); addCopyButtons(root); initGraphs(root); }
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:afterSettle", function (e) { init(e.target.ownerDocument || document); });
 })();

@@ -1,0 +1,178 @@
+package browser
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// width is a screen the portal must work on: a phone held upright and a
+// common laptop.
+type width struct {
+	name   string
+	w, h   int64
+	mobile bool
+}
+
+var widths = []width{
+	{name: "390", w: 390, h: 844, mobile: true},
+	{name: "1366", w: 1366, h: 900},
+}
+
+// pageType is one kind of page with a representative URL. status is the
+// answer expected (200 unless set); reach, when set, gets the tab there
+// instead of opening path (a form post).
+type pageType struct {
+	name   string
+	path   string
+	status int
+	reach  func(tb *tab, lang string)
+}
+
+// pageTypes lists every kind of page the portal serves, so that layout and
+// accessibility are checked on all of them.
+var pageTypes = []pageType{
+	{name: "library", path: "/"},
+	{name: "library-filtered", path: "/?component=gpu-driver&cause_category=software"},
+	{name: "search", path: "/search?q=taint+toleration+GPU+mismatch"},
+	{name: "search-empty", path: "/search?q=qqqzzzxxx"},
+	{name: "incident", path: "/incidents/IL-0171"},
+	{name: "playbooks", path: "/playbooks"},
+	{name: "playbook", path: "/playbooks/pod-pending"},
+	{name: "causes", path: "/causes"},
+	{name: "graph", path: "/graph"},
+	{name: "graph-focus", path: "/graph?focus=component:gpu-driver"},
+	{name: "terms", path: "/terms"},
+	{name: "term", path: "/terms/component/gpu-driver"},
+	{name: "triage", path: "/triage"},
+	{name: "triage-question", path: "/triage?tree=root&a=symptom%3Dpending"},
+	{name: "triage-outcome", path: taintOutcome},
+	{name: "paste-result", reach: func(tb *tab, lang string) { tb.pasteResult(describeTaint, lang) }},
+	{name: "gaps", path: "/gaps"},
+	{name: "not-found", path: "/no/such/page", status: http.StatusNotFound},
+}
+
+// taintOutcome is the wizard's end for a pod held by an untolerated taint.
+const taintOutcome = "/triage?tree=root&a=symptom%3Dpending%2Cpending-reason%3Dtaint"
+
+// withLang adds ?lang= to a path.
+func withLang(path, lang string) string {
+	if lang == "" {
+		return path
+	}
+	if strings.Contains(path, "?") {
+		return path + "&lang=" + lang
+	}
+	return path + "?lang=" + lang
+}
+
+// sized opens a tab with the viewport of w.
+func (e *env) sized(t *testing.T, w width) *tab {
+	t.Helper()
+	tb := e.tab(t)
+	opts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
+	if w.mobile {
+		opts = append(opts, chromedp.EmulateMobile)
+	}
+	tb.do("viewport", chromedp.EmulateViewport(w.w, w.h, opts...))
+	return tb
+}
+
+// pasteResult submits a paste on the wizard's first screen and waits for
+// the result.
+func (tb *tab) pasteResult(text, lang string) {
+	tb.t.Helper()
+	tb.open(withLang("/triage", lang))
+	tb.do("paste", chromedp.SetValue(chromedp.CSS(testID("paste-text")), text))
+	tb.follow("submit the paste", chromedp.Click(chromedp.CSS(testID("paste-submit"))))
+	tb.waitJS("the paste result", `document.querySelector('[data-testid="paste-result"]')`)
+}
+
+// overflow lists the elements that stick out of the viewport to the right,
+// when the page scrolls sideways.
+const overflow = `(() => {
+	const vw = document.documentElement.clientWidth;
+	if (document.documentElement.scrollWidth <= vw) return [];
+	const out = [];
+	for (const el of document.body.querySelectorAll("*")) {
+		const r = el.getBoundingClientRect();
+		if (r.width === 0 || r.right <= vw + 1) continue;
+		// Report the outermost culprit only.
+		if (out.some(o => o.el.contains(el))) continue;
+		let inScroller = false;
+		for (let p = el.parentElement; p; p = p.parentElement) {
+			const ox = getComputedStyle(p).overflowX;
+			if (ox === "auto" || ox === "scroll" || ox === "hidden") { inScroller = true; break; }
+		}
+		if (inScroller) continue;
+		out.push({ el, d: el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + (el.className && typeof el.className === "string" ? "." + el.className.trim().split(/\s+/).join(".") : "") + " right=" + Math.round(r.right) });
+	}
+	return [document.documentElement.scrollWidth + " > " + vw].concat(out.slice(0, 8).map(o => o.d));
+})()`
+
+// TestPageTypes opens every kind of page at both widths, in English and in
+// Korean, and fails when a page scrolls sideways or axe-core finds a
+// serious or critical violation. With CASEBOOK_DOC_SCREENSHOTS set to a
+// folder (make screenshots) it saves the first screen of each page type,
+// in English at both widths, under <page>-<width>.png.
+func TestPageTypes(t *testing.T) {
+	t.Parallel()
+	axe, err := os.ReadFile("vendor/axe-core/axe.min.js")
+	if err != nil {
+		t.Fatalf("axe-core: %v", err)
+	}
+	docShots := os.Getenv("CASEBOOK_DOC_SCREENSHOTS")
+	e := newEnv(t)
+	for _, lang := range []string{"en", "ko"} {
+		for _, w := range widths {
+			for _, p := range pageTypes {
+				t.Run(fmt.Sprintf("%s/%s/%s", lang, w.name, p.name), func(t *testing.T) {
+					tb := e.sized(t, w)
+					if p.reach != nil {
+						p.reach(tb, lang)
+					} else {
+						want := p.status
+						if want == 0 {
+							want = http.StatusOK
+						}
+						resp, err := chromedp.Run(tb.ctx, chromedp.NavigateResponse(e.base+withLang(p.path, lang)))
+						if err != nil {
+							t.Fatalf("open %s: %v", p.path, err)
+						}
+						if resp.Status != int64(want) {
+							t.Fatalf("%s answered %d, want %d", p.path, resp.Status, want)
+						}
+					}
+					tb.waitJS("scripts done", `document.readyState === "complete" && document.documentElement.classList.contains("js") &&
+						[...document.querySelectorAll(".graph-canvas[data-graph-url]")].every(el => el.cy)`)
+					if got := eval[string](tb, `document.documentElement.lang`); got != lang {
+						t.Errorf("page language %q, want %q", got, lang)
+					}
+					if over := eval[[]string](tb, overflow); len(over) > 0 {
+						tb.shot("overflow")
+						t.Errorf("scrolls sideways at %s px: %s", w.name, strings.Join(over, "; "))
+					}
+					eval[chromedp.Void](tb, string(axe)+";undefined")
+					for _, v := range eval[[]violation](tb, runAxe, chromedp.EvalAwaitPromise) {
+						t.Errorf("%s: %s (%s) %s\n\t%s", v.Impact, v.ID, v.Help, v.URL, strings.Join(v.Nodes, "\n\t"))
+					}
+					if docShots != "" && lang == "en" {
+						eval[chromedp.Void](tb, `window.scrollTo(0, 0)`)
+						buf, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
+						if err != nil {
+							t.Fatalf("screenshot: %v", err)
+						}
+						if err := os.WriteFile(filepath.Join(docShots, p.name+"-"+w.name+".png"), buf, 0o644); err != nil {
+							t.Fatal(err)
+						}
+					}
+				})
+			}
+		}
+	}
+}
