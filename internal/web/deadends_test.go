@@ -73,7 +73,7 @@ func TestNotFoundOffersSearch(t *testing.T) {
 				form.Find(`input[name="q"]`).AttrOr("value", ""), tt.query)
 		}
 		for _, href := range []string{"/", "/terms", "/triage", "/playbooks"} {
-			if doc.Find(`.notfound-links a[href="` + href + `"]`).Length() != 1 {
+			if doc.Find(`.notfound-links a[href="`+href+`"]`).Length() != 1 {
 				t.Errorf("%s: no link to %s", tt.target, href)
 			}
 		}

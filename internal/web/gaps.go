@@ -34,6 +34,7 @@ func (s *Server) handleGaps(w http.ResponseWriter, r *http.Request) error {
 	pr := printer(r.Context())
 	p := templates.GapsPage{Chrome: s.chrome(c, pr.T("gaps.title"), "gaps", "")}
 	if s.gaps == nil || !s.gaps.Live() {
+		p.Catalogue = gapsCatalogue(r.Context(), pr, c)
 		return render(r.Context(), w, http.StatusOK, templates.GapsView(p))
 	}
 	p.Live = true
@@ -44,6 +45,7 @@ func (s *Server) handleGaps(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		s.log.Warn("gap checks could not read the cluster", "err", err)
 		p.Error = pr.T("gaps.read_failed", "error", err.Error())
+		p.Catalogue = gapsCatalogue(r.Context(), pr, c)
 		return render(r.Context(), w, http.StatusOK, templates.GapsView(p))
 	}
 	fillGapsPage(pr, &p, rep)
@@ -81,6 +83,7 @@ func (s *Server) handleGapsUpload(w http.ResponseWriter, r *http.Request) error 
 	charge()
 	if err != nil {
 		p.Error = err.Error()
+		p.Catalogue = gapsCatalogue(r.Context(), pr, c)
 		return render(r.Context(), w, http.StatusUnprocessableEntity, templates.GapsView(p))
 	}
 	fillGapsPage(pr, &p, rep)

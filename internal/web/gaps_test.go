@@ -117,3 +117,54 @@ func TestIncidentPageChecks(t *testing.T) {
 		t.Fatalf("check links %v", hrefs)
 	}
 }
+
+// TestGapsCatalogueWithoutCluster checks that /gaps without a cluster
+// lists every check of the library with what it looks for, its incidents
+// and its fix, and that every "check my cluster" link of every incident
+// page lands on one of them.
+func TestGapsCatalogueWithoutCluster(t *testing.T) {
+	t.Parallel()
+	h := gapsHandler(t, false)
+	checks := shared.loader.Current().Checks.Checks
+	if len(checks) < 30 {
+		t.Fatalf("the library has %d checks", len(checks))
+	}
+	for _, lang := range []string{"en", "ko"} {
+		d := gapsDoc(t, get(t, h, "/gaps?lang="+lang), http.StatusOK)
+		if n := d.Find(`[data-testid="gaps-catalogue"] article.gap-check`).Length(); n != len(checks) {
+			t.Errorf("%s: catalogue lists %d checks, the library has %d", lang, n, len(checks))
+		}
+		for _, chk := range checks {
+			a := d.Find(`article#` + chk.ID)
+			if a.Length() != 1 {
+				t.Errorf("%s: no article #%s", lang, chk.ID)
+				continue
+			}
+			looks := a.Find(`[data-testid="check-looks-for"]`).Text()
+			if strings.Contains(looks, "{") || a.Find("var").Length() == 0 {
+				t.Errorf("%s: %s looks for %q", lang, chk.ID, looks)
+			}
+			if a.Find(`[data-testid="gap-incident"]`).Length() != len(chk.Incidents) || strings.TrimSpace(a.Find(".fix").Text()) == "" {
+				t.Errorf("%s: %s shows %d incidents (want %d) and fix %q", lang, chk.ID, a.Find(`[data-testid="gap-incident"]`).Length(),
+					len(chk.Incidents), a.Find(".fix").Text())
+			}
+		}
+	}
+	d := gapsDoc(t, get(t, h, "/gaps"), http.StatusOK)
+	linked := 0
+	for _, chk := range checks {
+		for _, id := range chk.Incidents {
+			inc := page(t, h, "/incidents/"+id, http.StatusOK)
+			inc.Find(`a[href^="/gaps#"]`).Each(func(_ int, s *goquery.Selection) {
+				linked++
+				anchor := strings.TrimPrefix(s.AttrOr("href", ""), "/gaps#")
+				if d.Find("#"+anchor).Length() != 1 {
+					t.Errorf("%s links to /gaps#%s, which /gaps does not have", id, anchor)
+				}
+			})
+		}
+	}
+	if linked == 0 {
+		t.Error("no incident page links to a check")
+	}
+}
