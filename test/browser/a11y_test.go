@@ -1,10 +1,8 @@
 package browser
 
 import (
-	"net/http"
 	"os"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -27,8 +25,9 @@ const runAxe = `axe.run(document, { resultTypes: ["violations"] }).then(r => r.v
 	.map(v => ({ id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl,
 		nodes: v.nodes.slice(0, 8).map(n => n.target.join(" ") + ": " + (n.failureSummary || "").replace(/\s+/g, " ")) })))`
 
-// TestAccessibility runs axe-core on every kind of page, after scripts have
-// drawn what they draw, and fails on serious or critical violations.
+// TestAccessibility checks the checkers: axe-core and the console's CSP
+// reports must see a planted fault, or TestPageTypes passing every page
+// type at both widths in both languages would mean nothing.
 func TestAccessibility(t *testing.T) {
 	t.Parallel()
 	axe, err := os.ReadFile("vendor/axe-core/axe.min.js")
@@ -36,19 +35,6 @@ func TestAccessibility(t *testing.T) {
 		t.Fatalf("axe-core: %v", err)
 	}
 	e := newEnv(t)
-	pages := []struct{ path string }{
-		{path: "/"},
-		{path: "/?component=gpu-driver&year=2025"},
-		{path: "/incidents/IL-0171"},
-		{path: "/playbooks"},
-		{path: "/playbooks/gpu-missing"},
-		{path: "/graph"},
-		{path: "/causes"},
-		{path: "/terms/component/gpu-driver"},
-		{path: "/incidents/IL-9999"},
-		{path: "/search?q=gpu"},
-		{path: "/triage"},
-	}
 	// The checkers must see a planted fault, or a pass means nothing.
 	t.Run("checkers see planted faults", func(t *testing.T) {
 		tb := e.tab(t)
@@ -67,36 +53,4 @@ func TestAccessibility(t *testing.T) {
 		}
 		tb.forget()
 	})
-	for _, p := range pages {
-		name := strings.Trim(p.path, "/")
-		if name == "" {
-			name = "library"
-		}
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			tb := e.tab(t)
-			resp, err := chromedp.Run(tb.ctx, chromedp.NavigateResponse(e.base+p.path))
-			if err != nil {
-				t.Fatalf("open %s: %v", p.path, err)
-			}
-			switch {
-			case p.path == "/incidents/IL-9999" && resp.Status != http.StatusNotFound,
-				p.path != "/incidents/IL-9999" && resp.Status != http.StatusOK:
-				t.Fatalf("%s answered %d", p.path, resp.Status)
-			}
-			// Check the page as a reader sees it: with the graph drawn.
-			tb.waitJS("scripts done", `document.documentElement.classList.contains("js") &&
-				[...document.querySelectorAll(".graph-canvas[data-graph-url]")].every(el => el.cy)`)
-			if !eval[bool](tb, `typeof axe !== "undefined"`) {
-				eval[chromedp.Void](tb, string(axe)+";undefined")
-			}
-			found := eval[[]violation](tb, runAxe, chromedp.EvalAwaitPromise)
-			for _, v := range found {
-				t.Errorf("%s: %s (%s) %s\n\t%s", v.Impact, v.ID, v.Help, v.URL, strings.Join(v.Nodes, "\n\t"))
-			}
-			if len(found) > 0 {
-				tb.shot("violations")
-			}
-		})
-	}
 }

@@ -155,6 +155,13 @@ type tab struct {
 
 func (e *env) tab(t *testing.T, opts ...chromedp.ContextOption) *tab {
 	t.Helper()
+	return e.tabWithin(t, 90*time.Second, opts...)
+}
+
+// tabWithin is tab with its own bound on the whole subtest, for pages that
+// axe-core takes long to check on a busy machine.
+func (e *env) tabWithin(t *testing.T, bound time.Duration, opts ...chromedp.ContextOption) *tab {
+	t.Helper()
 	tabCtx, cancelTab := chromedp.NewContext(e.browser, opts...)
 	if err := chromedp.Do(tabCtx); err != nil {
 		cancelTab()
@@ -177,7 +184,7 @@ func (e *env) tab(t *testing.T, opts ...chromedp.ContextOption) *tab {
 	// A hung page fails the subtest instead of running into the go test
 	// timeout. The bound is loose: under -race on a busy machine a whole
 	// flow takes tens of seconds.
-	ctx, cancel := context.WithTimeout(tabCtx, 90*time.Second)
+	ctx, cancel := context.WithTimeout(tabCtx, bound)
 	tb.ctx = ctx
 	t.Cleanup(func() {
 		// Let late console events arrive before reading them.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -38,7 +39,7 @@ type pageType struct {
 // accessibility are checked on all of them.
 var pageTypes = []pageType{
 	{name: "library", path: "/"},
-	{name: "library-filtered", path: "/?component=gpu-driver&cause_category=software"},
+	{name: "library-filtered", path: "/?component=gpu-driver&cause_category=software-defect"},
 	{name: "search", path: "/search?q=taint+toleration+GPU+mismatch"},
 	{name: "search-empty", path: "/search?q=qqqzzzxxx"},
 	{name: "incident", path: "/incidents/IL-0171"},
@@ -74,7 +75,8 @@ func withLang(path, lang string) string {
 // sized opens a tab with the viewport of w.
 func (e *env) sized(t *testing.T, w width) *tab {
 	t.Helper()
-	tb := e.tab(t)
+	// Large pages take axe-core a minute on a loaded machine.
+	tb := e.tabWithin(t, 4*time.Minute)
 	opts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
 	if w.mobile {
 		opts = append(opts, chromedp.EmulateMobile)
