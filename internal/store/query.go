@@ -35,6 +35,9 @@ const (
 	SortNewest = "newest"
 	SortOldest = "oldest"
 	SortTitle  = "title"
+	// SortAdded puts the entries added to the library last first (the
+	// feed); entries without an added day follow, newest incident first.
+	SortAdded = "added"
 )
 
 // IncidentSummary is a row of the incident list with its classification.
@@ -52,9 +55,12 @@ type IncidentSummary struct {
 	TitleKo             string   `json:"title_ko,omitempty"`
 	SummaryKo           string   `json:"summary_ko,omitempty"`
 	Kind                string   `json:"kind"`
-	CauseCategories     []string `json:"-"`
-	Year                int      `json:"-"`
-	OrgSlug             string   `json:"-"`
+	// Added is the day the entry joined the library, "" when its file
+	// does not say.
+	Added           string   `json:"added,omitempty"`
+	CauseCategories []string `json:"-"`
+	Year            int      `json:"-"`
+	OrgSlug         string   `json:"-"`
 }
 
 // where builds the WHERE clause for f over the incidents alias "i",
@@ -108,6 +114,8 @@ func (s *Store) ListIncidents(ctx context.Context, f Filter, sort string, page, 
 		order = "i.position DESC"
 	case SortTitle:
 		order = "i.title COLLATE NOCASE ASC, i.id"
+	case SortAdded:
+		order = "i.added DESC, i.position ASC"
 	}
 	if page < 1 {
 		page = 1
@@ -153,14 +161,14 @@ func (s *Store) summaries(ctx context.Context, ids []string) ([]IncidentSummary,
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, title, summary, organization, org_slug, date, year, title_ko, summary_ko, kind FROM incidents WHERE id IN (`+placeholders(len(ids))+`)`, args...)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, title, summary, organization, org_slug, date, year, title_ko, summary_ko, kind, added FROM incidents WHERE id IN (`+placeholders(len(ids))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: summaries: %w", err)
 	}
 	byID := map[string]*IncidentSummary{}
 	for rows.Next() {
 		var it IncidentSummary
-		if err := rows.Scan(&it.ID, &it.Title, &it.Summary, &it.Organization, &it.OrgSlug, &it.Date, &it.Year, &it.TitleKo, &it.SummaryKo, &it.Kind); err != nil {
+		if err := rows.Scan(&it.ID, &it.Title, &it.Summary, &it.Organization, &it.OrgSlug, &it.Date, &it.Year, &it.TitleKo, &it.SummaryKo, &it.Kind, &it.Added); err != nil {
 			rows.Close()
 			return nil, err
 		}

@@ -26,6 +26,9 @@ func (s *Server) handleCauses(w http.ResponseWriter, r *http.Request) error {
 	}
 	pr := printer(ctx)
 	p := templates.CausesPage{Chrome: s.chrome(c, pr.T("causes.title"), "causes", ""), Total: total}
+	chipsNow, _ := chips(pr, c.Taxonomy, st, "/causes", c.Orgs)
+	p.Chrome.Title = listTitle(pr, p.Chrome.Title, chipsNow, 1)
+	p.Chrome.Feed = feedHref(st)
 	for _, cat := range c.Taxonomy.Terms(library.FacetCauseCategory) {
 		g := templates.CauseCategoryGroup{ID: cat.ID, Label: termOwnLabel(pr, cat), Href: filterHref("cause_category", cat.ID)}
 		seen := map[string]bool{}

@@ -33,26 +33,47 @@ type atomEntry struct {
 	} `xml:"author"`
 }
 
-// handleFeed serves the newest incidents as Atom. Links are absolute, since
-// feed readers resolve nothing: from --public-url, else from the vetted
-// Host of the request.
+// handleFeed serves the incidents last added to the library as Atom,
+// filtered like the library (/feed.atom?component=gpu-driver): a 2019
+// postmortem added today is news to a reader, so the order is the day an
+// entry was added, not the day it happened. Entries whose file has no
+// added day come after, newest incident first, and carry their incident
+// date. Links are absolute, since feed readers resolve nothing: from
+// --public-url, else from the vetted Host of the request.
 func (s *Server) handleFeed(w http.ResponseWriter, r *http.Request) error {
 	c, err := s.current()
 	if err != nil {
 		return err
 	}
-	items, _, err := c.Store.ListIncidents(r.Context(), store.Filter{}, store.SortNewest, 1, 50)
+	st, err := parseListFor(r, c)
 	if err != nil {
 		return err
 	}
+	items, _, err := c.Store.ListIncidents(r.Context(), st.Filter, store.SortAdded, 1, 50)
+	if err != nil {
+		return err
+	}
+	pr := printer(r.Context())
 	base := s.baseURL(r)
-	updated := c.LoadedAt.UTC().Format(time.RFC3339)
-	f := atomFeed{Title: "Casebook: newest incidents", ID: base + "/feed.atom", Updated: updated,
-		Link: []atomLink{{Href: base + "/feed.atom", Rel: "self"}, {Href: base + "/"}}}
-	for _, it := range items {
-		e := atomEntry{Title: it.ID + " " + it.Title, ID: base + "/incidents/" + it.ID, Updated: entryDate(it.Date, updated),
-			Link: atomLink{Href: base + "/incidents/" + it.ID}, Summary: it.Summary}
+	self := base + feedHref(st)
+	list := base + "/"
+	if e := st.filterValues().Encode(); e != "" {
+		list += "?" + e
+	}
+	title := pr.T("layout.feed_title")
+	if ch, _ := chips(pr, c.Taxonomy, st, "/", c.Orgs); len(ch) > 0 {
+		title = listTitle(pr, title, ch, 1)
+	}
+	loaded := c.LoadedAt.UTC().Format(time.RFC3339)
+	f := atomFeed{Title: title, ID: self, Updated: loaded, Link: []atomLink{{Href: self, Rel: "self"}, {Href: list}}}
+	for i, it := range items {
+		e := atomEntry{Title: it.ID + " " + pr.PickText(it.Title, it.TitleKo), ID: base + "/incidents/" + it.ID,
+			Updated: entryDate(it.Added, entryDate(it.Date, loaded)), Link: atomLink{Href: base + "/incidents/" + it.ID},
+			Summary: pr.PickText(it.Summary, it.SummaryKo)}
 		e.Author.Name = it.Organization
+		if i == 0 {
+			f.Updated = e.Updated
+		}
 		f.Entries = append(f.Entries, e)
 	}
 	w.Header().Set("Content-Type", "application/atom+xml; charset=utf-8")

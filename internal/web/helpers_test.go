@@ -191,6 +191,7 @@ type apiItem struct {
 	Causes              []string `json:"causes"`
 	Symptoms            []string `json:"symptoms"`
 	ContributingFactors []string `json:"contributing_factors"`
+	Added               string   `json:"added"`
 }
 
 // terms returns the item's terms of a list-facet parameter.

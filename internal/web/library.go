@@ -53,6 +53,8 @@ func (s *Server) handleLibrary(w http.ResponseWriter, r *http.Request) error {
 		p.EmptyNote = pr.T("library.filters_only_sorted")
 	}
 	p.Chips, p.ClearHref = chips(pr, c.Taxonomy, st, "/", c.Orgs)
+	p.Chrome.Title = listTitle(pr, p.Chrome.Title, p.Chips, st.Page)
+	p.Chrome.Feed = feedHref(st)
 	for _, it := range items {
 		p.Cards = append(p.Cards, incidentCard(pr, c.Taxonomy, it))
 	}

@@ -404,8 +404,66 @@ func TestFeed(t *testing.T) {
 			t.Errorf("entry %d: link %q, id %q, author %q", i, e.Link.Href, e.ID, e.Author.Name)
 		}
 	}
-	if first := feed.Entries[0]; !strings.HasSuffix(first.Link.Href, "/incidents/"+newest.ID) {
-		t.Errorf("first entry %s, want the newest incident %s", first.Link.Href, newest.ID)
+	// The feed is in the order entries joined the library (ties: newest
+	// incident first), not the order the incidents happened.
+	var want []string
+	all := allIncidents(t, h, "")
+	slices.SortStableFunc(all, func(a, b apiItem) int { return strings.Compare(b.Added, a.Added) })
+	for _, it := range all[:len(feed.Entries)] {
+		want = append(want, it.ID)
+	}
+	var got []string
+	for _, e := range feed.Entries {
+		got = append(got, e.Link.Href[strings.LastIndex(e.Link.Href, "/")+1:])
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("feed order (-want +got):\n%s", d)
+	}
+	if all[0].Added == "" || !strings.HasPrefix(feed.Entries[0].Updated, all[0].Added) {
+		t.Errorf("first entry updated %q, want the day it was added, %q", feed.Entries[0].Updated, all[0].Added)
+	}
+	_ = newest
+}
+
+// TestFeedFilters checks that the feed honours the library's filters and
+// that a filtered library page links its own feed.
+func TestFeedFilters(t *testing.T) {
+	t.Parallel()
+	h := newHandler(t)
+	rec := get(t, h, "/feed.atom?component=gpu-driver")
+	var feed struct {
+		Title   string `xml:"title"`
+		Entries []struct {
+			ID string `xml:"id"`
+		} `xml:"entry"`
+	}
+	if err := xml.Unmarshal(rec.Body.Bytes(), &feed); err != nil || rec.Code != http.StatusOK {
+		t.Fatalf("status %d, %v", rec.Code, err)
+	}
+	want := map[string]bool{}
+	for _, it := range allIncidents(t, h, "component=gpu-driver") {
+		want[it.ID] = true
+	}
+	if len(feed.Entries) != min(50, len(want)) {
+		t.Errorf("filtered feed has %d entries, the filtered library %d", len(feed.Entries), len(want))
+	}
+	for _, e := range feed.Entries {
+		if !want[e.ID[strings.LastIndex(e.ID, "/")+1:]] {
+			t.Errorf("filtered feed lists %s", e.ID)
+		}
+	}
+	if !strings.Contains(feed.Title, "GPU driver") {
+		t.Errorf("filtered feed's title %q does not name its filter", feed.Title)
+	}
+	doc := page(t, h, "/?component=gpu-driver&page=2&per_page=5", http.StatusOK)
+	if href := doc.Find(`link[type="application/atom+xml"]`).AttrOr("href", ""); href != "/feed.atom?component=gpu-driver" {
+		t.Errorf("filtered library links the feed %q", href)
+	}
+	if title := doc.Find("title").Text(); !strings.HasPrefix(title, "GPU driver — ") || !strings.Contains(title, "2") {
+		t.Errorf("tab title %q does not say the filter and the page", title)
+	}
+	if title := page(t, h, "/search?q=taint&component=gpu-driver", http.StatusOK).Find("title").Text(); !strings.Contains(title, "taint") || !strings.Contains(title, "GPU driver") {
+		t.Errorf("search tab title %q", title)
 	}
 }
 

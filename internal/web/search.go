@@ -93,6 +93,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 	}
 	p.Facets = facetGroups(pr, c.Taxonomy, st, searchCounts(res.Facets), "/search")
 	p.Chips, p.ClearHref = chips(pr, c.Taxonomy, st, "/search", c.Orgs)
+	p.Chrome.Title = listTitle(pr, p.Chrome.Title, p.Chips, st.Page)
 	p.Pager = pager(st, res.Total, "/search")
 	for _, sg := range res.SuggestedFilters {
 		param := paramOf(sg.Facet)
@@ -297,7 +298,7 @@ func summariesByID(ctx context.Context, c *content.Content, ids []string) (map[s
 		}
 		out[id] = store.IncidentSummary{ID: in.ID, Title: in.Title, Summary: in.Summary, Organization: in.Organization,
 			OrgSlug: library.Slug(in.Organization), Date: in.Date, Year: in.Year, TitleKo: in.TitleKo, SummaryKo: in.SummaryKo,
-			Kind: in.Kind, Domains: in.Terms(library.FacetDomain), Components: in.Terms(library.FacetComponent),
+			Kind: in.Kind, Added: in.Added, Domains: in.Terms(library.FacetDomain), Components: in.Terms(library.FacetComponent),
 			Causes: in.Terms(library.FacetCause), Symptoms: in.Terms(library.FacetSymptom), ContributingFactors: in.Terms(library.FacetFactor)}
 	}
 	if len(missing) == 0 {

@@ -17,6 +17,9 @@ type Chrome struct {
 	// for the operator who reads the footer; ReloadFailedAt is when.
 	ReloadError    string
 	ReloadFailedAt time.Time
+	// Feed is the Atom feed of what the page lists (its filters); empty
+	// is the whole library's.
+	Feed string
 }
 
 // Link is a label with an href.
