@@ -124,12 +124,7 @@ func TestWithoutJavaScript(t *testing.T) {
 	tb.do("fallback visible", chromedp.WaitVisible(chromedp.CSS(testID("graph-fallback"))), chromedp.WaitNotVisible(chromedp.CSS(".graph-canvas")))
 	tb.shot("library")
 
-	// A long facet shows its first values; the rest open with "show more",
-	// a plain <details> that works without scripts.
-	if more, _ := chromedp.Run(tb.ctx, chromedp.Nodes(chromedp.CSSAll(testID("facet-component")+` .facet-more a[data-term="gpu-driver"]`), chromedp.AtLeast(0))); len(more) > 0 {
-		tb.do("show more components", chromedp.Click(chromedp.CSS(testID("facet-component")+` .facet-more > summary`)),
-			chromedp.WaitVisible(chromedp.CSS(testID("facet-component")+` a[data-term="gpu-driver"]`)))
-	}
+	tb.revealFacetValue("component", "gpu-driver")
 	tb.follow("click GPU driver", chromedp.Click(chromedp.CSS(testID("facet-component")+` a[data-term="gpu-driver"]`)))
 	if q := query(t, tb.location()); q.Get("component") != "gpu-driver" || q.Get("per_page") != "5" {
 		t.Errorf("after the facet click: %s", tb.location())

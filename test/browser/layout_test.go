@@ -178,3 +178,15 @@ func TestPageTypes(t *testing.T) {
 		}
 	}
 }
+
+// revealFacetValue opens a long facet's "show more" when the value is in
+// the folded part: a plain <details>, so it works without scripts too.
+func (tb *tab) revealFacetValue(facet, term string) {
+	tb.t.Helper()
+	more, _ := chromedp.Run(tb.ctx, chromedp.Nodes(chromedp.CSSAll(testID("facet-"+facet)+` .facet-more:not([open]) a[data-term="`+term+`"]`), chromedp.AtLeast(0)))
+	if len(more) == 0 {
+		return
+	}
+	tb.do("show more of "+facet, chromedp.Click(chromedp.CSS(testID("facet-"+facet)+` .facet-more > summary`)),
+		chromedp.WaitVisible(chromedp.CSS(testID("facet-"+facet)+` a[data-term="`+term+`"]`)))
+}

@@ -65,6 +65,7 @@ func TestLibrary(t *testing.T) {
 
 		// Filter by component: htmx swaps the list and pushes the URL.
 		tb.markWindow()
+		tb.revealFacetValue("component", "gpu-driver")
 		tb.do("click GPU driver", chromedp.Click(chromedp.CSS(testID("facet-component")+` a[data-term="gpu-driver"]`)))
 		tb.waitJS("the filtered list", `location.search.includes("component=gpu-driver") && document.querySelectorAll('[data-testid="chip"]').length === 1`)
 		gpu := tb.page()
@@ -100,6 +101,7 @@ func TestLibrary(t *testing.T) {
 
 		// A second facet narrows the list; its chip removes just that value.
 		tb.markWindow()
+		tb.revealFacetValue("year", "2025")
 		tb.do("click year 2025", chromedp.Click(chromedp.CSS(testID("facet-year")+` a[data-term="2025"]`)))
 		tb.waitJS("two chips", `document.querySelectorAll('[data-testid="chip"]').length === 2`)
 		both := tb.page()
