@@ -23,6 +23,10 @@ type Report struct {
 	State      string               `json:"state"` // triage.State answers, for the wizard's URL
 	Tree       string               `json:"tree"`
 	ReadErrors []snapshot.ReadError `json:"readErrors,omitempty"`
+	// Specifics are the particulars of the route reached (the taint to
+	// tolerate, the label values nodes have, the resource short by how
+	// much on which nodes); absent for other routes.
+	Specifics *triage.Specifics `json:"specifics,omitempty"`
 }
 
 // ReportStep is one answered question.
@@ -71,6 +75,9 @@ func Triage(cat *triage.Catalog, s *snapshot.Snapshot) (*Report, error) {
 	}
 	if n := w.Node; n.IsOutcome() {
 		rep.Route, rep.Playbook, rep.Section, rep.Diagnosis = n.Outcome.Route, n.Outcome.Playbook, n.Outcome.Section, n.Outcome.Diagnosis
+		if sp := Specifics(s).For(rep.Route); !sp.Empty() {
+			rep.Specifics = &sp
+		}
 	} else {
 		ask := &ReportAsk{Question: n.ID, Text: n.Question, Command: n.Command, Probe: n.Probe}
 		if n.Probe != "" {

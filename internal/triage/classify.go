@@ -37,6 +37,10 @@ type Result struct {
 	// far into the tree as the evidence goes, with each answer marked
 	// inferred.
 	Answers map[string]Answer `json:"-"`
+	// Specifics are the particulars the paste names for the scheduling
+	// routes it matched (the taint to tolerate, the label no node has,
+	// the resource short); absent when it names none.
+	Specifics *Specifics `json:"specifics,omitempty"`
 }
 
 // RouteMatch is one candidate route with the playbook section that handles
@@ -103,7 +107,31 @@ func (c *Catalog) Classify(text string) Result {
 		hits = append(hits, resourceHits(lines)...)
 	}
 	hits = append(hits, tableHits(lines, c.routes)...)
-	return c.rank(hits)
+	res := c.rank(hits)
+	if sp := specificsFor(res.Routes, text); !sp.Empty() {
+		res.Specifics = &sp
+	}
+	return res
+}
+
+// specificsFor reads the paste's particulars when a route they concern
+// matched, and keeps those of the matched routes only.
+func specificsFor(routes []RouteMatch, text string) Specifics {
+	var out Specifics
+	all, read := Specifics{}, false
+	for _, r := range routes {
+		switch r.Route {
+		case "pending/untolerated-taint", "pending/node-selector-mismatch", "pending/insufficient-resources":
+			if !read {
+				all, read = PasteSpecifics(text), true
+			}
+			part := all.For(r.Route)
+			out.Taints = append(out.Taints, part.Taints...)
+			out.Selectors = append(out.Selectors, part.Selectors...)
+			out.Shortfalls = append(out.Shortfalls, part.Shortfalls...)
+		}
+	}
+	return out
 }
 
 // splitLines applies the input limits and cuts the text into lines.
