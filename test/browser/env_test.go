@@ -155,7 +155,7 @@ type tab struct {
 
 func (e *env) tab(t *testing.T, opts ...chromedp.ContextOption) *tab {
 	t.Helper()
-	return e.tabWithin(t, 90*time.Second, opts...)
+	return e.tabWithin(t, 3*time.Minute, opts...)
 }
 
 // tabWithin is tab with its own bound on the whole subtest, for pages that
