@@ -79,7 +79,7 @@ func TestNotFoundOffersSearch(t *testing.T) {
 		}
 	}
 	doc := page(t, h, "/no/such/page?lang=ko", http.StatusNotFound)
-	if title := doc.Find("h1").Text(); title != "페이지를 찾을 수 없습니다" {
+	if title := doc.Find("h1").Text(); title != "찾을 수 없습니다" {
 		t.Errorf("Korean 404 title %q", title)
 	}
 }
