@@ -178,20 +178,26 @@ const math32Max = 3.4e38
 // counts the tabs and facets, and keeps the best k.
 func (ix *Index) gather(u *run, sel *selector, p *plan, filter *docFilter, k int) *collection {
 	s := u.s
-	// The tier is chosen on the result without the kind tab.
-	for _, t := range []tier{allWords, mostWords, anyWord} {
-		if t == mostWords && sel.need == mbits.OnesCount64(sel.sig) {
-			continue
-		}
-		sel.t = t
-		n := 0
-		for _, rank := range s.cands {
-			if sel.pass(s.mask[rank]) && filter.keepBase(int(rank)) {
-				n++
+	// The tier is chosen for each kind on its own, on the result without
+	// the kind tab: a query whose most words only one playbook holds must
+	// not leave the incidents tab empty while incidents match fewer of
+	// them. "All" stays the union of the tabs.
+	tiers := map[int32]tier{}
+	for _, kind := range ix.facets.kindValues() {
+		for _, t := range []tier{allWords, mostWords, anyWord} {
+			if t == mostWords && sel.need == mbits.OnesCount64(sel.sig) {
+				continue
 			}
-		}
-		if n >= strictEnough || t != allWords && n > 0 {
-			break
+			tiers[kind], sel.t = t, t
+			n := 0
+			for _, rank := range s.cands {
+				if ix.facets.kind[rank] == kind && sel.pass(s.mask[rank]) && filter.keepBase(int(rank)) {
+					n++
+				}
+			}
+			if n >= strictEnough || t != allWords && n > 0 {
+				break
+			}
 		}
 	}
 	c := &collection{facets: ix.facets.counter()}
@@ -230,6 +236,7 @@ func (ix *Index) gather(u *run, sel *selector, p *plan, filter *docFilter, k int
 	}
 	for _, r := range s.cands {
 		rank := int(r)
+		sel.t = tiers[ix.facets.kind[rank]]
 		if rank == exact || !sel.pass(s.mask[rank]) || !filter.keepBase(rank) {
 			continue
 		}
