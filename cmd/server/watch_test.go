@@ -74,14 +74,15 @@ func write(t *testing.T, path, s string) {
 }
 
 // The server's log in the folder above the library: each failing reload
-// logs there, which must not set off another reload. One change to the
-// library is one reload; writes beside it are none.
+// logs there, which must not set off another reload, even when the log is
+// JSON (--log-format json) and so has a content file's extension. One
+// change to the library is one reload; writes beside it are none.
 func TestWatcherReloadsOncePerChange(t *testing.T) {
 	parent := t.TempDir()
 	lib := filepath.Join(parent, "library")
 	write(t, filepath.Join(lib, "taxonomy.yaml"), "causes: []\n")
 	write(t, filepath.Join(lib, "incidents", "IL-0001-a.md"), "---\nid: IL-0001\n---\n")
-	r := &reloads{log: filepath.Join(parent, "casebook.log")}
+	r := &reloads{log: filepath.Join(parent, "casebook-log.json")}
 	startWatch(t, lib, filepath.Join(parent, "data"), r)
 
 	write(t, filepath.Join(lib, "incidents", "IL-0001-a.md"), "---\nid: IL-0001\ntitle: changed\n---\n")
@@ -90,7 +91,8 @@ func TestWatcherReloadsOncePerChange(t *testing.T) {
 	}
 	// Writes beside the library, in its data folder, hidden and backup
 	// files: none of them is the library.
-	for _, p := range []string{filepath.Join(parent, "notes.txt"), filepath.Join(parent, "data", "casebook.db"),
+	for _, p := range []string{filepath.Join(parent, "notes.txt"), filepath.Join(parent, "README.md"),
+		filepath.Join(parent, "compose.yaml"), filepath.Join(parent, "data", "casebook.db"), filepath.Join(parent, "data", "index", "meta.json"),
 		filepath.Join(lib, ".IL-0001-a.md.swp"), filepath.Join(lib, "incidents", "IL-0001-a.md~"), filepath.Join(lib, "server.log")} {
 		write(t, p, "x")
 	}
@@ -136,5 +138,29 @@ func TestWatcherFollowsSymlinkSwap(t *testing.T) {
 	write(t, filepath.Join(root, "rev2", "library", "taxonomy.yaml"), "causes: []\n# rev2 edited\n")
 	if n := r.settle(500 * time.Millisecond); n != 2 {
 		t.Errorf("%d reloads after editing the new checkout, want 2", n)
+	}
+}
+
+// A data folder inside the library (--data library/.cache or any other
+// name) holds the server's own writes: the SQLite read model and the
+// search index, whose files a reload rewrites. They never set off a
+// reload, or each reload would start the next.
+func TestWatcherIgnoresItsOwnDataFolder(t *testing.T) {
+	lib := t.TempDir()
+	write(t, filepath.Join(lib, "taxonomy.yaml"), "causes: []\n")
+	data := filepath.Join(lib, "derived")
+	write(t, filepath.Join(data, "casebook.db"), "x")
+	r := &reloads{}
+	startWatch(t, lib, data, r)
+	for _, p := range []string{filepath.Join(data, "casebook.db"), filepath.Join(data, "index-1", "index_meta.json"),
+		filepath.Join(data, "index-1", "store", "root.yaml")} {
+		write(t, p, "y")
+	}
+	if n := r.settle(500 * time.Millisecond); n != 0 {
+		t.Errorf("%d reloads after writes in the data folder, want 0", n)
+	}
+	write(t, filepath.Join(lib, "taxonomy.yaml"), "causes: []\n# edited\n")
+	if n := r.settle(500 * time.Millisecond); n != 1 {
+		t.Errorf("%d reloads after editing taxonomy.yaml, want 1", n)
 	}
 }
