@@ -187,7 +187,7 @@ func (w *world) buildWithControllers() []scenario {
 	dra := w.waitPods(ns, "app=dra", 1)[0]
 	w.waitUnschedulable(ns, dra)
 	out = append(out, scenario{name: "DRA claim unallocated", file: "dra-no-slices.json", ns: ns, target: "deployment/dra",
-		wantRoute: "pending/dra-claim-unallocated", evidence: []string{"status.allocation: none", "driver: gpu.example.com", "resourceslices of driver gpu.example.com: none"}})
+		wantRoute: "pending/dra-claim-unallocated", evidence: []string{"status.allocation: none", "driver: gpu.example.com", "resourceslices spec.driver=gpu.example.com: none"}})
 	return out
 }
 

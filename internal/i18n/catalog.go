@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"path"
 	"slices"
 	"sort"
 	"strconv"
@@ -18,10 +19,13 @@ import (
 	"golang.org/x/text/number"
 )
 
-// The catalogue is one TOML file per language (go-i18n's format: a table
-// groups keys, "one"/"other" hold plural forms). Messages use {name}
-// placeholders, the same syntax as the gap checks' messages, so the text
-// reads naturally to a translator and carries no template code.
+// The catalogue is TOML files per language (go-i18n's format: a table
+// groups keys, "one"/"other" hold plural forms): locales/<lang>.toml for
+// the pages, and locales/<part>.<lang>.toml for text other packages render
+// later (probe notes, errors), kept apart so each file stays readable.
+// Messages use {name} placeholders, the same syntax as the gap checks'
+// messages, so the text reads naturally to a translator and carries no
+// template code.
 //
 //go:embed locales/*.toml
 var localeFS embed.FS
@@ -29,34 +33,55 @@ var localeFS embed.FS
 // Catalog is the parsed message catalogue of every language.
 type Catalog struct {
 	bundle   *goi18n.Bundle
-	files    map[Lang]*goi18n.MessageFile
+	msgs     map[Lang][]*goi18n.Message
 	printers map[Lang]*Printer
 	// empty holds the ids a language leaves empty on purpose (the end of
 	// a sentence split around a link); go-i18n would fall back to English.
 	empty map[Lang]map[string]bool
 }
 
-// Load parses the catalogue files of fsys (locales/<lang>.toml).
+// Load parses the catalogue files of fsys: locales/<lang>.toml and
+// locales/<part>.<lang>.toml. An id defined twice in one language is an
+// error naming both files.
 func Load(fsys fs.FS) (*Catalog, error) {
 	b := goi18n.NewBundle(language.English)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
-	c := &Catalog{bundle: b, files: map[Lang]*goi18n.MessageFile{}, printers: map[Lang]*Printer{}, empty: map[Lang]map[string]bool{}}
+	c := &Catalog{bundle: b, msgs: map[Lang][]*goi18n.Message{}, printers: map[Lang]*Printer{}, empty: map[Lang]map[string]bool{}}
+	paths, err := fs.Glob(fsys, "locales/*.toml")
+	if err != nil {
+		return nil, fmt.Errorf("i18n: %w", err)
+	}
 	for _, l := range Langs {
-		p := "locales/" + string(l) + ".toml"
-		src, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return nil, fmt.Errorf("i18n: %w", err)
-		}
-		mf, err := b.ParseMessageFileBytes(src, p)
-		if err != nil {
-			return nil, fmt.Errorf("i18n: %s: %w", p, err)
-		}
-		c.files[l] = mf
 		c.empty[l] = map[string]bool{}
-		for _, m := range mf.Messages {
-			if m.Zero == "" && m.One == "" && m.Two == "" && m.Few == "" && m.Many == "" && m.Other == "" {
-				c.empty[l][m.ID] = true
+		from := map[string]string{}
+		found := false
+		for _, p := range paths {
+			base := strings.TrimSuffix(path.Base(p), ".toml")
+			if base != string(l) && !strings.HasSuffix(base, "."+string(l)) {
+				continue
 			}
+			found = true
+			src, err := fs.ReadFile(fsys, p)
+			if err != nil {
+				return nil, fmt.Errorf("i18n: %w", err)
+			}
+			mf, err := b.ParseMessageFileBytes(src, p)
+			if err != nil {
+				return nil, fmt.Errorf("i18n: %s: %w", p, err)
+			}
+			for _, m := range mf.Messages {
+				if prev, ok := from[m.ID]; ok {
+					return nil, fmt.Errorf("i18n: %s: message %q is also in %s", p, m.ID, prev)
+				}
+				from[m.ID] = p
+				c.msgs[l] = append(c.msgs[l], m)
+				if m.Zero == "" && m.One == "" && m.Two == "" && m.Few == "" && m.Many == "" && m.Other == "" {
+					c.empty[l][m.ID] = true
+				}
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("i18n: no catalogue file for %s (locales/%s.toml)", l, l)
 		}
 	}
 	for _, l := range Langs {
@@ -88,10 +113,8 @@ func (c *Catalog) Printer(l Lang) *Printer {
 // Keys lists the message ids of a language, sorted.
 func (c *Catalog) Keys(l Lang) []string {
 	var ids []string
-	if mf := c.files[l]; mf != nil {
-		for _, m := range mf.Messages {
-			ids = append(ids, m.ID)
-		}
+	for _, m := range c.msgs[l] {
+		ids = append(ids, m.ID)
 	}
 	sort.Strings(ids)
 	return ids
@@ -105,11 +128,7 @@ type Message struct {
 
 // Message returns a language's entry for id.
 func (c *Catalog) Message(l Lang, id string) (Message, bool) {
-	mf := c.files[l]
-	if mf == nil {
-		return Message{}, false
-	}
-	for _, m := range mf.Messages {
+	for _, m := range c.msgs[l] {
 		if m.ID != id {
 			continue
 		}
@@ -187,6 +206,8 @@ func (p *Printer) format(v any) string {
 		return p.Num(x)
 	case int64:
 		return p.Num(int(x))
+	case Msg:
+		return p.Msg(x)
 	case fmt.Stringer:
 		return x.String()
 	}

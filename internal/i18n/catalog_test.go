@@ -83,8 +83,8 @@ func keys(m map[string]string) []string {
 }
 
 // keyUse finds message ids in Go and templ code: t(ctx, "x.y"),
-// tn(ctx, "x.y", n), p.T("x.y") and p.N("x.y", n).
-var keyUse = regexp.MustCompile(`\b(?:t|tn|T|N)\((?:ctx, )?"([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)"`)
+// tn(ctx, "x.y", n), p.T("x.y"), p.N("x.y", n) and i18n.M("x.y").
+var keyUse = regexp.MustCompile(`\b(?:t|tn|T|N|M)\((?:ctx, )?"([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)"`)
 
 // Every id the code asks for must be in the catalogue, or the page would
 // show the id. Ids built at run time go through functions whose tests list

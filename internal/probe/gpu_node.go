@@ -4,9 +4,9 @@ package probe
 // asks for, under the name it asks for, and whether they are healthy.
 
 import (
-	"fmt"
 	"strings"
 
+	"casebook/internal/i18n"
 	"casebook/internal/snapshot"
 	"casebook/internal/triage"
 )
@@ -15,7 +15,7 @@ import (
 // extended resource it is short of.
 func gpuAllocatable(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 	if s.Pod == nil {
-		return unknown(s, "the pod was not read", "get pod")
+		return unknown(s, i18n.M("probe.pod_not_read"), "get pod")
 	}
 	var short []string
 	if msg, _, ok := schedulingMessage(s); ok {
@@ -31,13 +31,13 @@ func gpuAllocatable(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 		}
 	}
 	if len(short) > 0 && len(ext) == 0 {
-		return known("not-gpu", "the pod is short of "+strings.Join(short, ", "), capacityEvidence(s, short)...)
+		return known("not-gpu", i18n.M("probe.short_of", "resources", strings.Join(short, ", ")), capacityEvidence(s, short)...)
 	}
 	if len(ext) == 0 {
-		return Result{Note: "the scheduler names no resource the pod is short of"}
+		return noted(i18n.M("probe.no_short_resource"))
 	}
 	if len(s.Nodes) == 0 {
-		return unknown(s, "the nodes were not read", "list nodes")
+		return unknown(s, i18n.M("probe.nodes_not_read"), "list nodes")
 	}
 	r := ext[0]
 	advertised := false
@@ -48,26 +48,25 @@ func gpuAllocatable(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 		} else if other := sameVendor(n.GPUResources(), r); len(other) > 0 && snapshot.IsGPUResource(r) {
 			renamed = append(renamed, otherNameEvidence(n, r, other))
 		} else if vendorNode(n, r) {
-			missing = append(missing, Evidence{Object: nodeRef(n.Name), Field: "status.allocatable[" + r + "]",
-				Value: allocText(n, r), Message: gpuLabelText(n)})
+			missing = append(missing, gpuLabelEvidence(Evidence{Object: nodeRef(n.Name), Field: "status.allocatable[" + r + "]"}.withAlloc(n, r), n))
 		}
 	}
 	switch {
 	case advertised:
-		return known("yes", r+" is advertised; pods already hold it", capacityEvidence(s, []string{r})...)
+		return known("yes", i18n.M("probe.gpu_advertised", "resource", r), capacityEvidence(s, []string{r})...)
 	case len(renamed) > 0:
-		return known("other-name", "the GPU nodes advertise their GPUs under another resource name than "+r+" (MIG strategy)", renamed...)
+		return known("other-name", i18n.M("probe.gpu_other_name", "resource", r), renamed...)
 	case len(missing) > 0:
-		return known("no", "GPU nodes advertise no "+r, missing...)
+		return known("no", i18n.M("probe.gpu_not_advertised", "resource", r), missing...)
 	}
 	// No node the pod may use has GPUs at all. When every node of the
 	// cluster was read, that is the answer; otherwise the person knows.
 	if _, failed := s.ReadFailed("list nodes"); failed || nobodyAdvertises(s, r) == 0 {
-		return Result{Note: "no node the pod is meant for has GPUs by label or allocatable"}
+		return noted(i18n.M("probe.no_gpu_target"))
 	}
-	return known("no", "no node of the cluster advertises "+r,
-		Evidence{Object: "nodes", Field: "status.allocatable[" + r + "]", Value: fmt.Sprintf("absent on all %d nodes read", len(s.Nodes)),
-			Message: "no node has GPU labels either: the cluster has no node for this pod's GPUs"})
+	return known("no", i18n.M("probe.gpu_nowhere", "resource", r),
+		Evidence{Object: "nodes", Field: "status.allocatable[" + r + "]"}.valued(i18n.M("probe.ev.absent_all", "count", len(s.Nodes))).
+			explained(i18n.M("probe.ev.no_gpu_labels_either")))
 }
 
 // nobodyAdvertises returns how many nodes were read when none of them
@@ -113,15 +112,8 @@ func vendorNode(n *snapshot.Node, r string) bool {
 // otherNameEvidence shows what a GPU node advertises instead of the
 // requested resource, with its MIG strategy label when it has one.
 func otherNameEvidence(n *snapshot.Node, want string, other []string) Evidence {
-	e := Evidence{Object: nodeRef(n.Name), Field: "status.allocatable", Value: strings.Join(other, ", "),
-		Message: "the pod requests " + want}
-	if st := n.Labels[snapshot.LabelMIGStrat]; st != "" {
-		e.Message += "; label " + snapshot.LabelMIGStrat + "=" + st
-	}
-	if cfg := n.Labels["nvidia.com/mig.config"]; cfg != "" {
-		e.Message += ", nvidia.com/mig.config=" + cfg
-	}
-	return e
+	e := Evidence{Object: nodeRef(n.Name), Field: "status.allocatable", Value: strings.Join(other, ", ")}
+	return e.explained(podRequests(want, migLabels(n, true)))
 }
 
 // gpuNodes are the GPU nodes that matter: those the pod is meant for, or
@@ -140,16 +132,16 @@ func gpuNodes(s *snapshot.Snapshot) []*snapshot.Node {
 // the pod requests (MIG strategies rename it), and ClusterPolicy is ready.
 func gpuResourceName(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 	if cp := s.ClusterPolicy; cp != nil && cp.State != "" && cp.State != "ready" {
-		return known("mismatch", "the GPU Operator's snapshot.ClusterPolicy is not ready",
+		return known("mismatch", i18n.M("probe.clusterpolicy_not_ready"),
 			Evidence{Object: "clusterpolicy/" + cp.Name, Field: "status.state", Value: cp.State})
 	}
 	want := gpuRequests(s.Pod)
 	if len(want) == 0 {
-		return unknown(s, "the pod requests no GPU resource to compare", "get pod")
+		return unknown(s, i18n.M("probe.no_gpu_request"), "get pod")
 	}
 	nodes := gpuNodes(s)
 	if len(nodes) == 0 {
-		return unknown(s, "no GPU node to compare with", "list nodes")
+		return unknown(s, i18n.M("probe.no_gpu_node_compare"), "list nodes")
 	}
 	var other []Evidence
 	for _, n := range nodes {
@@ -157,22 +149,18 @@ func gpuResourceName(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 		for _, w := range want {
 			if n.Allocatable[w].Value() > 0 {
 				ev := Evidence{Object: nodeRef(n.Name), Field: "status.allocatable[" + w + "]", Value: n.Allocatable[w].String()}
-				return known("match", "a GPU node advertises "+w, ev)
+				return known("match", i18n.M("probe.gpu_node_advertises", "resource", w), ev)
 			}
 		}
 		if len(have) > 0 {
-			e := Evidence{Object: nodeRef(n.Name), Field: "status.allocatable", Value: strings.Join(have, ", "),
-				Message: "the pod requests " + strings.Join(want, ", ")}
-			if st := n.Labels[snapshot.LabelMIGStrat]; st != "" {
-				e.Message += "; label " + snapshot.LabelMIGStrat + "=" + st
-			}
-			other = append(other, e)
+			e := Evidence{Object: nodeRef(n.Name), Field: "status.allocatable", Value: strings.Join(have, ", ")}
+			other = append(other, e.explained(podRequests(strings.Join(want, ", "), migLabels(n, false))))
 		}
 	}
 	if len(other) > 0 {
-		return known("mismatch", "the GPU nodes advertise other GPU resource names than the pod requests", other...)
+		return known("mismatch", i18n.M("probe.gpu_names_differ"), other...)
 	}
-	return Result{Note: "the GPU nodes advertise no GPU resource at all; the layers below are at fault"}
+	return noted(i18n.M("probe.gpu_none_advertised"))
 }
 
 // pressureConditions are node conditions that make a node unfit when True.
@@ -184,7 +172,7 @@ var pressureConditions = []string{"MemoryPressure", "DiskPressure", "PIDPressure
 func gpuNodeHealth(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 	nodes := gpuNodes(s)
 	if len(nodes) == 0 {
-		return unknown(s, "no GPU node to check", "list nodes")
+		return unknown(s, i18n.M("probe.no_gpu_node"), "list nodes")
 	}
 	var bad, good []Evidence
 	for _, n := range nodes {
@@ -194,12 +182,12 @@ func gpuNodeHealth(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 		}
 	}
 	if len(bad) > 0 {
-		return known("unhealthy", "a GPU node reports a bad condition", bad...)
+		return known("unhealthy", i18n.M("probe.gpu_node_unhealthy"), bad...)
 	}
 	if len(good) == 0 {
-		return Result{Note: "the GPU nodes report no Ready condition"}
+		return noted(i18n.M("probe.gpu_no_ready"))
 	}
-	return known("healthy", "conditions are as expected (XID errors need the node's kernel log)", good...)
+	return known("healthy", i18n.M("probe.gpu_node_healthy"), good...)
 }
 
 // nodeProblems lists the node's conditions that are not as expected.
@@ -224,4 +212,26 @@ func nodeProblems(n *snapshot.Node) []Evidence {
 		}
 	}
 	return ev
+}
+
+// podRequests explains a GPU node's resource names next to what the pod
+// asks for, with the node's MIG labels when it has them.
+func podRequests(want string, labels []string) i18n.Msg {
+	if len(labels) == 0 {
+		return i18n.M("probe.ev.pod_requests", "resources", want)
+	}
+	return i18n.M("probe.ev.pod_requests_labels", "resources", want, "labels", strings.Join(labels, ", "))
+}
+
+// migLabels are the node's MIG strategy label and, with config, its MIG
+// layout label, as key=value.
+func migLabels(n *snapshot.Node, config bool) []string {
+	var out []string
+	if st := n.Labels[snapshot.LabelMIGStrat]; st != "" {
+		out = append(out, snapshot.LabelMIGStrat+"="+st)
+	}
+	if cfg := n.Labels["nvidia.com/mig.config"]; config && cfg != "" {
+		out = append(out, "nvidia.com/mig.config="+cfg)
+	}
+	return out
 }

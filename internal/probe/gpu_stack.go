@@ -7,29 +7,38 @@ import (
 	"fmt"
 	"strings"
 
+	"casebook/internal/i18n"
 	"casebook/internal/snapshot"
 	"casebook/internal/triage"
 )
 
 func gpuDriver(s *snapshot.Snapshot, _ *triage.Catalog) Result {
-	return stackLayer(s, snapshot.ComponentDriver, "the NVIDIA driver")
+	return stackLayer(s, snapshot.ComponentDriver)
 }
 
 func gpuToolkit(s *snapshot.Snapshot, _ *triage.Catalog) Result {
-	return stackLayer(s, snapshot.ComponentToolkit, "the NVIDIA container toolkit")
+	return stackLayer(s, snapshot.ComponentToolkit)
+}
+
+// layerNames name each layer in the notes.
+var layerNames = map[string]i18n.Msg{
+	snapshot.ComponentDriver:       i18n.M("probe.layer.driver"),
+	snapshot.ComponentToolkit:      i18n.M("probe.layer.toolkit"),
+	snapshot.ComponentDevicePlugin: i18n.M("probe.layer.device_plugin"),
 }
 
 // stackLayer answers ok/failing for one GPU Operator layer from the
 // readiness of its DaemonSet's pod on each GPU node. Without such a
 // DaemonSet (a driver baked into the node image) it cannot tell.
-func stackLayer(s *snapshot.Snapshot, component, what string) Result {
+func stackLayer(s *snapshot.Snapshot, component string) Result {
+	what := layerNames[component]
 	dss := daemonSets(s, component)
 	if len(dss) == 0 {
-		return unknown(s, "no "+what+" snapshot.DaemonSet found (it may be installed on the host); check on the node", "list daemonsets")
+		return unknown(s, i18n.M("probe.no_daemonset", "layer", what), "list daemonsets")
 	}
 	nodes := gpuNodes(s)
 	if len(nodes) == 0 {
-		return unknown(s, "no GPU node to check", "list nodes")
+		return unknown(s, i18n.M("probe.no_gpu_node"), "list nodes")
 	}
 	var bad, good []Evidence
 	for _, n := range nodes {
@@ -43,7 +52,7 @@ func stackLayer(s *snapshot.Snapshot, component, what string) Result {
 				bad = append(bad, ev...)
 			}
 		case p == nil:
-			bad = append(bad, Evidence{Object: nodeRef(n.Name), Message: fmt.Sprintf("no %s pod runs on this node (snapshot.DaemonSet %s/%s)", component, dss[0].Namespace, dss[0].Name)})
+			bad = append(bad, Evidence{Object: nodeRef(n.Name)}.explained(i18n.M("probe.ev.no_layer_pod", "component", component, "daemonset", dss[0].Namespace+"/"+dss[0].Name)))
 		case !p.Ready:
 			bad = append(bad, podEvidence(ds, p))
 		default:
@@ -51,9 +60,9 @@ func stackLayer(s *snapshot.Snapshot, component, what string) Result {
 		}
 	}
 	if len(bad) > 0 {
-		return known("failing", what+" is not ready on a GPU node", bad...)
+		return known("failing", i18n.M("probe.layer_failing", "layer", what), bad...)
 	}
-	return known("ok", what+" pods are Ready on the GPU nodes", good...)
+	return known("ok", i18n.M("probe.layer_ok", "layer", what), good...)
 }
 
 func daemonSets(s *snapshot.Snapshot, component string) []*snapshot.DaemonSet {
@@ -102,20 +111,20 @@ func dsStatus(dss []*snapshot.DaemonSet) ([]Evidence, bool) {
 }
 
 func podEvidence(ds *snapshot.DaemonSet, p *snapshot.PodBrief) Evidence {
-	v := p.Phase
+	ready := i18n.M("probe.ev.not_ready")
 	if p.Ready {
-		v += ", Ready"
-	} else {
-		v += ", not Ready"
+		ready = i18n.M("probe.ev.ready")
 	}
+	reason, restarts := "", any("")
 	if p.Reason != "" {
-		v += ", " + p.Reason
+		reason = ", " + p.Reason
 	}
 	if p.RestartCount > 0 {
-		v += fmt.Sprintf(", %d restarts", p.RestartCount)
+		restarts = i18n.M("probe.ev.restarts", "count", int(p.RestartCount))
 	}
-	return Evidence{Object: snapshot.ObjectRef{Kind: "Pod", Namespace: ds.Namespace, Name: p.Name}.String(), Field: "on node/" + p.NodeName,
-		Value: v, Message: p.Message}
+	e := Evidence{Object: snapshot.ObjectRef{Kind: "Pod", Namespace: ds.Namespace, Name: p.Name}.String(), Field: "on node/" + p.NodeName,
+		Message: p.Message}
+	return e.valued(i18n.M("probe.ev.pod_state", "phase", p.Phase, "ready", ready, "reason", reason, "restarts", restarts))
 }
 
 // pluginLogFailures are device plugin log lines that mean it advertises
@@ -133,7 +142,7 @@ var pluginLogFailures = []string{
 // devicePlugin: the plugin pod on each GPU node, and whether the node
 // advertises any GPU resource (which only a registered plugin makes).
 func devicePlugin(s *snapshot.Snapshot, _ *triage.Catalog) Result {
-	r := stackLayer(s, snapshot.ComponentDevicePlugin, "the NVIDIA device plugin")
+	r := stackLayer(s, snapshot.ComponentDevicePlugin)
 	if !r.Known || r.Value != "ok" {
 		return r
 	}
@@ -147,13 +156,13 @@ func devicePlugin(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 			for _, l := range s.Logs {
 				for _, f := range pluginLogFailures {
 					if l.Pod == p.Name && strings.Contains(l.Tail, f) {
-						return known("failing", "the plugin runs but its log shows it found no usable GPUs",
+						return known("failing", i18n.M("probe.plugin_log_no_gpus"),
 							podEvidence(ds, p), Evidence{Object: snapshot.ObjectRef{Kind: "Pod", Namespace: ds.Namespace, Name: p.Name}.String(), Field: "log", Message: lineWith(l.Tail, f)})
 					}
 				}
 			}
 		}
-		return unknown(s, fmt.Sprintf("the plugin pod is Ready but node/%s advertises no GPU resource; only its log tells whether it registered devices (run with --read-logs)", n.Name), "get pods/log")
+		return unknown(s, i18n.M("probe.plugin_ready_no_gpus", "node", n.Name), "get pods/log")
 	}
 	return r
 }

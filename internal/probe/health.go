@@ -6,6 +6,7 @@ package probe
 import (
 	"strings"
 
+	"casebook/internal/i18n"
 	"casebook/internal/snapshot"
 	"casebook/internal/triage"
 )
@@ -38,15 +39,15 @@ func nodeNotReady(s *snapshot.Snapshot) ([]Evidence, bool) {
 func nodeReadyCondition(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 	n, ok := podNode(s)
 	if !ok {
-		return unknown(s, "the pod's node was not read", "list nodes")
+		return unknown(s, i18n.M("probe.node_not_read"), "list nodes")
 	}
 	c, ok := snapshot.FindCondition(n.Conditions, "Ready")
 	if !ok {
-		return Result{Note: "the node reports no Ready condition"}
+		return noted(i18n.M("probe.node_no_ready"))
 	}
 	ev := Evidence{Object: nodeRef(n.Name), Field: "status.conditions[Ready]", Value: c.Status + " " + c.Reason, Message: c.Message}
 	if c.Status == "True" {
-		return Result{Note: "the node is Ready", Evidence: []Evidence{ev}}
+		return noted(i18n.M("probe.node_ready"), ev)
 	}
 	var pressure []Evidence
 	for _, pc := range n.Conditions {
@@ -57,15 +58,15 @@ func nodeReadyCondition(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 	msg := strings.ToLower(c.Message)
 	switch {
 	case c.Status == "Unknown" || c.Reason == "NodeStatusUnknown":
-		return known("stopped-posting", "the kubelet stopped reporting", ev)
+		return known("stopped-posting", i18n.M("probe.kubelet_stopped"), ev)
 	case strings.Contains(msg, "network not ready") || strings.Contains(msg, "networkpluginnotready") || strings.Contains(msg, "cni"):
-		return known("network", "the kubelet reports the network plugin not ready", ev)
+		return known("network", i18n.M("probe.network_not_ready"), ev)
 	case strings.Contains(msg, "runtime is down") || strings.Contains(msg, "pleg"):
-		return known("runtime", "the kubelet reports the container runtime not answering", ev)
+		return known("runtime", i18n.M("probe.runtime_down"), ev)
 	case len(pressure) > 0:
-		return known("resources", "the node ran short before it went NotReady", append([]Evidence{ev}, pressure...)...)
+		return known("resources", i18n.M("probe.node_ran_short"), append([]Evidence{ev}, pressure...)...)
 	}
-	return Result{Note: "the Ready condition names no known cause", Evidence: []Evidence{ev}}
+	return noted(i18n.M("probe.ready_no_cause"), ev)
 }
 
 // probeEvents are the pod's probe failures and the kills they caused
@@ -97,18 +98,18 @@ func probeEvents(s *snapshot.Snapshot) (readiness, liveness, startup []Evidence)
 // the pod out of its Services.
 func probeFailure(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 	if s.Pod == nil {
-		return unknown(s, "the pod was not read", "get pod")
+		return unknown(s, i18n.M("probe.pod_not_read"), "get pod")
 	}
 	readiness, liveness, startup := probeEvents(s)
 	switch {
 	case len(startup) > 0:
-		return known("startup", "the startup probe fails", first(startup, 2)...)
+		return known("startup", i18n.M("probe.startup_fails"), first(startup, 2)...)
 	case len(liveness) > 0:
-		return known("liveness", "the liveness probe fails and the kubelet restarts the container", first(liveness, 2)...)
+		return known("liveness", i18n.M("probe.liveness_fails"), first(liveness, 2)...)
 	case len(readiness) > 0:
-		return known("readiness", "the readiness probe fails; the pod is out of its Services", first(readiness, 2)...)
+		return known("readiness", i18n.M("probe.readiness_fails"), first(readiness, 2)...)
 	}
-	return unknown(s, "no Unhealthy event for this pod", "list events")
+	return unknown(s, i18n.M("probe.no_unhealthy_event"), "list events")
 }
 
 func first(ev []Evidence, n int) []Evidence {

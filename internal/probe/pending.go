@@ -1,11 +1,11 @@
 package probe
 
 import (
-	"fmt"
 	"regexp"
 	"sort"
 	"strings"
 
+	"casebook/internal/i18n"
 	"casebook/internal/snapshot"
 	"casebook/internal/triage"
 )
@@ -16,34 +16,34 @@ func podSymptom(s *snapshot.Snapshot, cat *triage.Catalog) Result {
 	p := s.Pod
 	if p == nil {
 		if o, c, ok := ownerFailure(s); ok {
-			return known("pending", "no pod exists: its controller could not create one",
+			return known("pending", i18n.M("probe.no_pod_controller_failed"),
 				Evidence{Object: o, Field: "status.conditions[ReplicaFailure]", Message: c.Message})
 		}
-		return unknown(s, "the pod was not read", "get pod", "get "+strings.ToLower(s.Target.Kind))
+		return unknown(s, i18n.M("probe.pod_not_read"), "get pod", "get "+strings.ToLower(s.Target.Kind))
 	}
 	if ev, ok := nodeNotReady(s); ok && p.Phase != "Pending" {
 		// A pod on a NotReady node keeps its last status: the node is the
 		// problem, whatever the pod shows.
-		return known("node-not-ready", "the pod's node is not Ready", ev...)
+		return known("node-not-ready", i18n.M("probe.node_not_ready"), ev...)
 	}
 	readiness, liveness, startup := probeEvents(s)
 	if len(liveness)+len(startup) > 0 {
-		return known("probe-failure", "the kubelet kills the container on failed liveness or startup probes", first(append(startup, liveness...), 2)...)
+		return known("probe-failure", i18n.M("probe.killed_by_probe"), first(append(startup, liveness...), 2)...)
 	}
 	if ev, ok := restartEvidence(s); ok {
-		return known("restarts", "the pod restarted, crashed, was OOMKilled or evicted", ev...)
+		return known("restarts", i18n.M("probe.restarts"), ev...)
 	}
 	if p.Phase == "Running" && len(readiness) > 0 {
 		if c, ok := snapshot.FindCondition(p.Conditions, "Ready"); ok && c.Status != "True" {
-			return known("probe-failure", "the pod runs but its readiness probe fails",
+			return known("probe-failure", i18n.M("probe.readiness_fails_running"),
 				append([]Evidence{{Object: podRef(s), Field: "status.conditions[Ready]", Value: c.Status}}, first(readiness, 2)...)...)
 		}
 	}
 	if p.Phase != "Pending" {
-		return Result{Note: fmt.Sprintf("the pod is %s without restarts; if it is slow, say so", p.Phase)}
+		return noted(i18n.M("probe.phase_no_restarts", "phase", p.Phase))
 	}
 	if p.Scheduled() {
-		return known("pending", "the pod is bound to a node but its containers have not started",
+		return known("pending", i18n.M("probe.bound_not_started"),
 			Evidence{Object: podRef(s), Field: "spec.nodeName", Value: p.NodeName},
 			Evidence{Object: podRef(s), Field: "status.phase", Value: p.Phase})
 	}
@@ -52,9 +52,9 @@ func podSymptom(s *snapshot.Snapshot, cat *triage.Catalog) Result {
 		ev = append(ev, Evidence{Object: podRef(s), Field: "status.conditions[PodScheduled]", Value: c.Status + " " + c.Reason})
 	}
 	if miss, ok := gpuMissing(s); ok {
-		return known("gpu-missing", "the pod requests a GPU and the GPU nodes it targets advertise none", append(ev, miss...)...)
+		return known("gpu-missing", i18n.M("probe.gpu_missing"), append(ev, miss...)...)
 	}
-	return known("pending", "the pod waits for a node", ev...)
+	return known("pending", i18n.M("probe.waits_for_node"), ev...)
 }
 
 // gpuMissing reports GPU nodes that the pod targets whose labels say they
@@ -76,20 +76,23 @@ func gpuMissing(s *snapshot.Snapshot) ([]Evidence, bool) {
 				return nil, false // at least one targeted node advertises it
 			}
 		}
-		ev = append(ev, Evidence{Object: nodeRef(n.Name), Field: "status.allocatable[" + res[0] + "]",
-			Value: allocText(n, res[0]), Message: gpuLabelText(n)})
+		ev = append(ev, gpuLabelEvidence(Evidence{Object: nodeRef(n.Name), Field: "status.allocatable[" + res[0] + "]"}.withAlloc(n, res[0]), n))
 	}
 	return ev, len(ev) > 0
 }
 
-func allocText(n *snapshot.Node, r string) string {
+// withAlloc sets the value to the node's allocatable amount of r, or says
+// the node does not list r at all.
+func (e Evidence) withAlloc(n *snapshot.Node, r string) Evidence {
 	if q, ok := n.Allocatable[r]; ok {
-		return q.String()
+		e.Value = q.String()
+		return e
 	}
-	return "absent"
+	return e.valued(i18n.M("probe.ev.absent"))
 }
 
-func gpuLabelText(n *snapshot.Node) string {
+// gpuLabelEvidence adds the node's GPU labels, which say it has GPUs.
+func gpuLabelEvidence(e Evidence, n *snapshot.Node) Evidence {
 	var parts []string
 	for _, k := range []string{snapshot.LabelGPUPresent, snapshot.LabelGPUProduct, snapshot.LabelGPUCount, snapshot.LabelNFDNvidia} {
 		if v, ok := n.Labels[k]; ok {
@@ -97,9 +100,9 @@ func gpuLabelText(n *snapshot.Node) string {
 		}
 	}
 	if len(parts) == 0 {
-		return ""
+		return e
 	}
-	return "labels say GPUs are present: " + strings.Join(parts, ", ")
+	return e.explained(i18n.M("probe.ev.gpu_labels", "labels", strings.Join(parts, ", ")))
 }
 
 // gpuRequests lists the GPU resources the pod requests, sorted.
@@ -199,17 +202,17 @@ func schedulerMessage(s *snapshot.Snapshot, cat *triage.Catalog) Result {
 			for _, ow := range s.Owners {
 				if ow.Replicas != nil {
 					ev = append(ev, Evidence{Object: snapshot.ObjectRef{Kind: ow.Kind, Namespace: ow.Namespace, Name: ow.Name}.String(),
-						Field: "replicas", Value: fmt.Sprintf("%d wanted, %d ready", *ow.Replicas, ow.ReadyReplicas),
-						Message: "the pods that exist are healthy; the missing ones were refused"})
+						Field: "replicas"}.valued(i18n.M("probe.ev.replicas", "wanted", int(*ow.Replicas), "ready", int(ow.ReadyReplicas))).
+						explained(i18n.M("probe.ev.missing_refused")))
 					break
 				}
 			}
-			return known("quota", "the API server refused the pod: the namespace's quota is used up", append(ev, quotaEvidence(s, c.Message)...)...)
+			return known("quota", i18n.M("probe.quota"), append(ev, quotaEvidence(s, c.Message)...)...)
 		}
-		return unknown(s, "no pod and no controller failure to read", "get pod", "list events")
+		return unknown(s, i18n.M("probe.no_pod_no_failure"), "get pod", "list events")
 	}
 	if s.Pod.Scheduled() {
-		return known("scheduled", "the pod is already bound to a node",
+		return known("scheduled", i18n.M("probe.already_bound"),
 			Evidence{Object: podRef(s), Field: "spec.nodeName", Value: s.Pod.NodeName})
 	}
 	msg, ev, ok := schedulingMessage(s)
@@ -218,18 +221,18 @@ func schedulerMessage(s *snapshot.Snapshot, cat *triage.Catalog) Result {
 		// says why it cannot place the pod; silence means it does not run,
 		// or does not watch this namespace or queue.
 		name := s.Pod.SchedulerName
-		return Result{Note: fmt.Sprintf("the pod waits for scheduler %q, which has recorded no event for it: check that %s runs and watches this namespace (kubectl get pods -A | grep %s)", name, name, name),
-			Evidence: []Evidence{{Object: podRef(s), Field: "spec.schedulerName", Value: name, Message: "no event from " + name + " and no PodScheduled message"}}}
+		return noted(i18n.M("probe.scheduler_silent", "scheduler", name, "quoted", i18n.Quote(name)),
+			Evidence{Object: podRef(s), Field: "spec.schedulerName", Value: name}.explained(i18n.M("probe.ev.scheduler_silent", "scheduler", name)))
 	}
 	if !ok {
-		return unknown(s, "no FailedScheduling event or PodScheduled message yet", "list events")
+		return unknown(s, i18n.M("probe.no_scheduler_message"), "list events")
 	}
 	if thirdPartyScheduler(s.Pod) {
 		ev.Message = s.Pod.SchedulerName + ": " + ev.Message
 	}
 	value, note := pendingReason(s, msg, cat)
 	if value == "" {
-		return Result{Note: note, Evidence: []Evidence{ev}}
+		return noted(note, ev)
 	}
 	out := []Evidence{ev}
 	switch value {

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"casebook/internal/i18n"
 	"casebook/internal/snapshot"
 	"fmt"
 	"sort"
@@ -26,20 +27,20 @@ func taintEvidence(s *snapshot.Snapshot) []Evidence {
 		for i, t := range bad {
 			names[i] = t.String()
 		}
-		ev = append(ev, Evidence{Object: nodeRef(n.Name), Field: "spec.taints", Value: strings.Join(names, ", "),
-			Message: "not tolerated by the pod (tolerations: " + tols + ")"})
+		ev = append(ev, Evidence{Object: nodeRef(n.Name), Field: "spec.taints", Value: strings.Join(names, ", ")}.
+			explained(i18n.M("probe.ev.not_tolerated", "tolerations", tols)))
 	}
 	if len(ev) == 0 && len(s.Nodes) == 0 {
 		if e, ok := s.ReadFailed("list nodes"); ok {
-			ev = append(ev, Evidence{Object: "nodes", Message: "could not read the nodes' taints: needs " + e.Permission.String()})
+			ev = append(ev, Evidence{Object: "nodes"}.explained(i18n.M("probe.ev.taints_unread", "permission", e.Permission.String())))
 		}
 	}
 	return ev
 }
 
-func tolerationText(tols []snapshot.Toleration) string {
+func tolerationText(tols []snapshot.Toleration) any {
 	if len(tols) == 0 {
-		return "none"
+		return i18n.M("probe.ev.none")
 	}
 	parts := make([]string, 0, len(tols))
 	for _, t := range tols {
@@ -53,7 +54,7 @@ func tolerationText(tols []snapshot.Toleration) string {
 			s += ":" + t.Effect
 		}
 		if s == "" || s == " Exists" {
-			s = "everything"
+			s = "Exists" // tolerates every taint
 		}
 		parts = append(parts, strings.TrimSpace(s))
 	}
@@ -71,9 +72,9 @@ func selectorEvidence(s *snapshot.Snapshot) []Evidence {
 			if len(nodes) > maxNodeEvidence {
 				nodes = append(nodes[:maxNodeEvidence:maxNodeEvidence], "…")
 			}
-			e.Message = fmt.Sprintf("no node has it; nearest: %s=%s on %s", m.NearKey, m.Nearest, strings.Join(prefixAll("node/", nodes), ", "))
+			e = e.explained(i18n.M("probe.ev.nearest_label", "label", m.NearKey+"="+m.Nearest, "nodes", strings.Join(prefixAll("node/", nodes), ", ")))
 		} else {
-			e.Message = "no node carries this label"
+			e = e.explained(i18n.M("probe.ev.no_label"))
 		}
 		ev = append(ev, e)
 	}
@@ -109,8 +110,8 @@ func capacityEvidence(s *snapshot.Snapshot, resources []string) []Evidence {
 			}
 			free, ok := n.Free(r)
 			if !ok {
-				lines = append(lines, Evidence{Object: nodeRef(n.Name), Field: "status.allocatable[" + r + "]", Value: n.Allocatable[r].Human(r),
-					Message: "requests of its pods not read"})
+				lines = append(lines, Evidence{Object: nodeRef(n.Name), Field: "status.allocatable[" + r + "]", Value: n.Allocatable[r].Human(r)}.
+					explained(i18n.M("probe.ev.requests_unread")))
 				continue
 			}
 			known++
@@ -118,8 +119,8 @@ func capacityEvidence(s *snapshot.Snapshot, resources []string) []Evidence {
 			if free.Value() >= want {
 				fits++
 			}
-			lines = append(lines, Evidence{Object: nodeRef(n.Name), Field: r,
-				Value: fmt.Sprintf("allocatable %s, requested %s, free %s", n.Allocatable[r].Human(r), n.Requested[r].Human(r), free.Human(r))})
+			lines = append(lines, Evidence{Object: nodeRef(n.Name), Field: r}.
+				valued(i18n.M("probe.ev.free", "allocatable", n.Allocatable[r].Human(r), "requested", n.Requested[r].Human(r), "free", free.Human(r))))
 		}
 		if len(lines) > maxNodeEvidence {
 			lines = lines[:maxNodeEvidence]
@@ -127,9 +128,9 @@ func capacityEvidence(s *snapshot.Snapshot, resources []string) []Evidence {
 		ev = append(ev, Evidence{Object: podRef(s), Field: "requests[" + r + "]", Value: snapshot.NewQuantity(want).Human(r)})
 		ev = append(ev, lines...)
 		if known > 0 && fits == 0 && total >= want && want > 0 {
-			ev = append(ev, Evidence{Object: "cluster", Field: r,
-				Value:   fmt.Sprintf("%s free in total across %d nodes, but no single node has %s free", snapshot.NewQuantity(total).Human(r), known, snapshot.NewQuantity(want).Human(r)),
-				Message: "a pod's requests must fit on one node"})
+			ev = append(ev, Evidence{Object: "cluster", Field: r}.
+				valued(i18n.M("probe.ev.fragmented", "total", snapshot.NewQuantity(total).Human(r), "count", known, "want", snapshot.NewQuantity(want).Human(r))).
+				explained(i18n.M("probe.ev.fit_one_node")))
 		}
 	}
 	return ev
@@ -143,7 +144,7 @@ func cordonEvidence(s *snapshot.Snapshot) []Evidence {
 			break
 		}
 		if n.Unschedulable {
-			ev = append(ev, Evidence{Object: nodeRef(n.Name), Field: "spec.unschedulable", Value: "true", Message: "cordoned"})
+			ev = append(ev, Evidence{Object: nodeRef(n.Name), Field: "spec.unschedulable", Value: "true"}.explained(i18n.M("probe.ev.cordoned")))
 		} else if ready, ok := n.Ready(); ok && !ready {
 			c, _ := snapshot.FindCondition(n.Conditions, "Ready")
 			ev = append(ev, Evidence{Object: nodeRef(n.Name), Field: "status.conditions[Ready]", Value: c.Status, Message: c.Message})
@@ -159,23 +160,23 @@ func volumeEvidence(s *snapshot.Snapshot) []Evidence {
 	for _, c := range s.PVCs {
 		ref := snapshot.ObjectRef{Kind: "PersistentVolumeClaim", Namespace: s.Pod.Namespace, Name: c.Name}.String()
 		if c.Missing {
-			ev = append(ev, Evidence{Object: ref, Message: "the pod names this claim but it does not exist"})
+			ev = append(ev, Evidence{Object: ref}.explained(i18n.M("probe.ev.claim_missing")))
 			continue
 		}
 		if c.Phase == "Bound" {
 			continue
 		}
-		class := "<unset: the default class>"
+		class := i18n.M("probe.ev.class_unset")
 		if c.StorageClassName != nil {
-			class = *c.StorageClassName
-			if class == "" {
-				class = `"" (no class: only a pre-created PV can bind it)`
+			class = i18n.M("probe.ev.class", "class", *c.StorageClassName)
+			if *c.StorageClassName == "" {
+				class = i18n.M("probe.ev.class_empty")
 			}
 		}
-		ev = append(ev, Evidence{Object: ref, Field: "status.phase", Value: c.Phase, Message: "storageClassName " + class})
+		ev = append(ev, Evidence{Object: ref, Field: "status.phase", Value: c.Phase}.explained(class))
 		for _, sc := range s.StorageClasses {
 			if sc.Missing && c.StorageClassName != nil && sc.Name == *c.StorageClassName {
-				ev = append(ev, Evidence{Object: "storageclass/" + sc.Name, Message: "does not exist"})
+				ev = append(ev, Evidence{Object: "storageclass/" + sc.Name}.explained(i18n.M("probe.ev.missing")))
 			}
 		}
 		for _, e := range s.Events {
@@ -193,14 +194,14 @@ func claimEvidence(s *snapshot.Snapshot) []Evidence {
 	for _, c := range s.ResourceClaims {
 		ref := snapshot.ObjectRef{Kind: "ResourceClaim", Namespace: s.Pod.Namespace, Name: c.Name}.String()
 		if c.Missing {
-			ev = append(ev, Evidence{Object: ref, Message: "does not exist"})
+			ev = append(ev, Evidence{Object: ref}.explained(i18n.M("probe.ev.missing")))
 		} else if !c.Allocated {
-			ev = append(ev, Evidence{Object: ref, Field: "status.allocation", Value: "none"})
+			ev = append(ev, Evidence{Object: ref, Field: "status.allocation"}.valued(i18n.M("probe.ev.none")))
 		}
 	}
 	for _, d := range s.DeviceClasses {
 		if d.Missing {
-			ev = append(ev, Evidence{Object: "deviceclass/" + d.Name, Message: "does not exist"})
+			ev = append(ev, Evidence{Object: "deviceclass/" + d.Name}.explained(i18n.M("probe.ev.missing")))
 			continue
 		}
 		if len(d.Drivers) > 0 {
@@ -208,21 +209,20 @@ func claimEvidence(s *snapshot.Snapshot) []Evidence {
 		}
 	}
 	for _, ds := range s.DriverSlices {
-		obj := "resourceslices of driver " + ds.Driver
+		obj := "resourceslices spec.driver=" + ds.Driver
 		switch {
 		case ds.Slices == 0:
-			ev = append(ev, Evidence{Object: obj, Value: "none",
-				Message: "the driver publishes no devices: its kubelet plugin runs on no node, so no claim for its devices can be allocated"})
+			ev = append(ev, Evidence{Object: obj}.valued(i18n.M("probe.ev.none")).explained(i18n.M("probe.ev.no_slices")))
 		case ds.Devices == 0:
-			ev = append(ev, Evidence{Object: obj, Value: fmt.Sprintf("%d slices, 0 devices", ds.Slices), Message: "the driver's slices list no device"})
+			ev = append(ev, Evidence{Object: obj}.valued(i18n.M("probe.ev.slices_empty", "slices", ds.Slices)).explained(i18n.M("probe.ev.no_devices")))
 		default:
-			ev = append(ev, Evidence{Object: obj, Value: fmt.Sprintf("%d devices in %d slices on %d nodes", ds.Devices, ds.Slices, len(ds.Nodes)),
-				Message: "devices exist; the claim's selectors or constraints, or devices already allocated, rule them out"})
+			ev = append(ev, Evidence{Object: obj}.valued(i18n.M("probe.ev.devices", "devices", ds.Devices, "slices", ds.Slices, "nodes", len(ds.Nodes))).
+				explained(i18n.M("probe.ev.devices_ruled_out")))
 		}
 	}
 	if len(s.DriverSlices) == 0 && len(s.DeviceClasses) > 0 {
 		if e, ok := s.ReadFailed("list resourceslices"); ok {
-			ev = append(ev, Evidence{Object: "resourceslices", Message: "could not read the drivers' ResourceSlices: needs " + e.Permission.String()})
+			ev = append(ev, Evidence{Object: "resourceslices"}.explained(i18n.M("probe.ev.slices_unread", "permission", e.Permission.String())))
 		}
 	}
 	return ev
@@ -248,7 +248,7 @@ func quotaEvidence(s *snapshot.Snapshot, msg string) []Evidence {
 	}
 	if len(ev) == 0 {
 		if e, ok := s.ReadFailed("list resourcequotas"); ok {
-			ev = append(ev, Evidence{Object: "resourcequotas", Message: "could not read quotas: needs " + e.Permission.String()})
+			ev = append(ev, Evidence{Object: "resourcequotas"}.explained(i18n.M("probe.ev.quotas_unread", "permission", e.Permission.String())))
 		}
 	}
 	return ev

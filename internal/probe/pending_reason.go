@@ -1,9 +1,9 @@
 package probe
 
 import (
-	"fmt"
 	"strings"
 
+	"casebook/internal/i18n"
 	"casebook/internal/snapshot"
 	"casebook/internal/triage"
 )
@@ -15,29 +15,29 @@ import (
 // cordoned node next to the real blocker. So the reason is judged on the
 // nodes the pod is meant for when the nodes were read, and taken from the
 // message alone only when it names a single kind of reason.
-func pendingReason(s *snapshot.Snapshot, msg string, cat *triage.Catalog) (string, string) {
+func pendingReason(s *snapshot.Snapshot, msg string, cat *triage.Catalog) (string, i18n.Msg) {
 	cv := classifyScheduler(msg, cat)
 	switch cv {
 	case "volume", "dra", "quota":
 		// PreFilter messages stand for every node.
-		return cv, "read from the scheduler's message"
+		return cv, i18n.M("probe.from_scheduler_message")
 	}
 	if len(s.Nodes) > 0 && s.Pod != nil {
 		if v, n := targetReason(s); v != "" {
-			return v, fmt.Sprintf("judged on the %d node(s) the pod is meant for", n)
+			return v, i18n.M("probe.judged_on_targets", "count", n)
 		}
 	}
 	if kinds := messageKinds(msg); len(kinds) > 1 {
-		note := "the message lists several reasons (" + strings.Join(kinds, ", ") + ") and only the nodes tell which blocks this pod"
+		note := i18n.M("probe.several_reasons", "reasons", strings.Join(kinds, ", "))
 		if e, ok := s.ReadFailed("list nodes"); ok {
-			note += fmt.Sprintf("; could not %s (%s); needs %s", e.What, e.Kind, e.Permission)
+			note = i18n.M("probe.read_failed", "note", note, "what", e.What, "kind", e.Kind, "permission", e.Permission.String())
 		}
 		return "", note
 	}
 	if cv == "" {
-		return "", "the scheduler's message matches no known reason"
+		return "", i18n.M("probe.no_known_reason")
 	}
-	return cv, "read from the scheduler's message"
+	return cv, i18n.M("probe.from_scheduler_message")
 }
 
 // targetReason is the reason most of the targeted nodes refuse the pod,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"casebook/internal/i18n"
 	"casebook/internal/snapshot"
 	"casebook/internal/triage"
 )
@@ -13,7 +14,7 @@ import (
 func preemptionExpected(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 	p := s.Pod
 	if p == nil {
-		return unknown(s, "the pod was not read", "get pod")
+		return unknown(s, i18n.M("probe.pod_not_read"), "get pod")
 	}
 	prio, policy := int32(0), p.PreemptionPolicy
 	if p.Priority != nil {
@@ -29,14 +30,14 @@ func preemptionExpected(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 		ev.Message = "priorityClassName " + p.PriorityClassName
 	}
 	if prio <= 0 || policy == "Never" {
-		return known("no", "the pod has no priority to preempt with", ev)
+		return known("no", i18n.M("probe.no_priority"), ev)
 	}
 	msg, mev, ok := schedulingMessage(s)
 	if !ok {
-		return unknown(s, "no scheduler message to tell whether preemption was tried", "list events")
+		return unknown(s, i18n.M("probe.no_preemption_message"), "list events")
 	}
 	if strings.Contains(msg, "No preemption victims found") {
-		return known("yes", "the pod may preempt and the scheduler found no victims", ev, mev)
+		return known("yes", i18n.M("probe.no_victims"), ev, mev)
 	}
-	return known("no", "the scheduler's message does not report failed preemption", ev, mev)
+	return known("no", i18n.M("probe.preemption_not_failed"), ev, mev)
 }

@@ -8,53 +8,98 @@
 package probe
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
+	"casebook/internal/i18n"
 	"casebook/internal/snapshot"
 	"casebook/internal/triage"
 )
 
 // Evidence is one fact read from the cluster that supports an answer: the
 // object, the field and its value, or the event or condition message.
+// Value and Message are either copied from the cluster (kept exactly as it
+// printed them) or written by Casebook to explain what was read; the
+// latter also come as catalogue messages (ValueMsg, MessageMsg) so a
+// Korean page shows them in Korean. Value and Message stay English.
 type Evidence struct {
-	Object  string `json:"object"`
-	Field   string `json:"field,omitempty"`
-	Value   string `json:"value,omitempty"`
-	Message string `json:"message,omitempty"`
+	Object     string   `json:"object"`
+	Field      string   `json:"field,omitempty"`
+	Value      string   `json:"value,omitempty"`
+	Message    string   `json:"message,omitempty"`
+	ValueMsg   i18n.Msg `json:"value_msg,omitzero"`
+	MessageMsg i18n.Msg `json:"message_msg,omitzero"`
+}
+
+// explained returns e with a message Casebook wrote.
+func (e Evidence) explained(m i18n.Msg) Evidence {
+	e.Message, e.MessageMsg = m.English(), m
+	return e
+}
+
+// valued returns e with a value Casebook wrote (a sum, a comparison).
+func (e Evidence) valued(m i18n.Msg) Evidence {
+	e.Value, e.ValueMsg = m.English(), m
+	return e
 }
 
 // String renders the evidence on one line for the CLI and the breadcrumbs.
-func (e Evidence) String() string {
+func (e Evidence) String() string { return e.In(i18n.Messages().Printer(i18n.EN)) }
+
+// In renders the evidence on one line in a printer's language: what
+// Casebook wrote is translated, what the cluster printed stays as it is.
+func (e Evidence) In(p *i18n.Printer) string {
+	value, message := e.Value, e.Message
+	if !e.ValueMsg.IsZero() {
+		value = p.Msg(e.ValueMsg)
+	}
+	if !e.MessageMsg.IsZero() {
+		message = p.Msg(e.MessageMsg)
+	}
 	var b strings.Builder
 	b.WriteString(e.Object)
 	if e.Field != "" {
 		b.WriteString(" " + e.Field)
 	}
-	if e.Value != "" {
-		b.WriteString(": " + e.Value)
+	if value != "" {
+		b.WriteString(": " + value)
 	}
-	if e.Message != "" {
+	if message != "" {
 		if e.Field != "" || e.Value != "" {
 			b.WriteString(" -")
 		} else {
 			b.WriteString(":")
 		}
-		b.WriteString(" " + e.Message)
+		b.WriteString(" " + message)
 	}
 	return b.String()
 }
 
 // Result is a probe's answer: Value is one of the probe's values in
 // triage.Probes when Known; otherwise Note says why it could not tell
-// (often a read that was forbidden, naming the permission).
+// (often a read that was forbidden, naming the permission). Note is the
+// English text; NoteMsg is the same note as a catalogue message, which
+// pages render in their own language.
 type Result struct {
 	Probe    string     `json:"probe"`
 	Value    string     `json:"value,omitempty"`
 	Known    bool       `json:"known"`
 	Evidence []Evidence `json:"evidence,omitempty"`
 	Note     string     `json:"note,omitempty"`
+	NoteMsg  i18n.Msg   `json:"note_msg,omitzero"`
+}
+
+// noted is a result that could not tell, saying why.
+func noted(m i18n.Msg, ev ...Evidence) Result {
+	return Result{Note: m.English(), NoteMsg: m, Evidence: ev}
+}
+
+// NoteIn is the note in a printer's language.
+func (r Result) NoteIn(p *i18n.Printer) string {
+	if r.NoteMsg.IsZero() {
+		return r.Note
+	}
+	return p.Msg(r.NoteMsg)
 }
 
 // probeFunc is one probe over a snapshot. cat may be nil; probes that read
@@ -94,14 +139,18 @@ func ProbeNames() []string {
 func Answer(s *snapshot.Snapshot, name string, cat *triage.Catalog) Result {
 	p, ok := probes[name]
 	if !ok {
-		return Result{Probe: name, Note: "a cluster snapshot cannot tell; it holds no metrics or traces"}
+		r := noted(i18n.M("probe.no_metrics"))
+		r.Probe = name
+		return r
 	}
 	r := p(s, cat)
 	r.Probe = name
 	if r.Known && !validValue(name, r.Value) {
 		// A value the tree does not offer would be dropped by the walk;
 		// say so instead of pretending to know.
-		return Result{Probe: name, Note: fmt.Sprintf("probe returned %q, which triage does not list", r.Value)}
+		out := noted(i18n.M("probe.invalid_value", "value", i18n.Quote(r.Value)))
+		out.Probe = name
+		return out
 	}
 	return r
 }
@@ -128,6 +177,9 @@ type Prober struct {
 	Snapshot *snapshot.Snapshot
 	Catalog  *triage.Catalog
 	Results  map[string]Result
+	// Printer renders the evidence lines Casebook wrote in a page's
+	// language; nil means English (the CLI, MCP, drills).
+	Printer *i18n.Printer
 }
 
 // NewProber returns a Prober over s; cat is used to read event messages
@@ -143,29 +195,33 @@ func (p *Prober) Probe(name string) triage.Answer {
 		r = Answer(p.Snapshot, name, p.Catalog)
 		p.Results[name] = r
 	}
-	a := triage.Answer{Value: r.Value, Known: r.Known, Note: r.Note}
+	a := triage.Answer{Value: r.Value, Known: r.Known, Note: r.Note, NoteMsg: r.NoteMsg}
+	pr := p.Printer
+	if pr == nil {
+		pr = i18n.Messages().Printer(i18n.EN)
+	}
 	for _, e := range r.Evidence {
-		a.Evidence = append(a.Evidence, triage.Evidence{Signal: "cluster:" + name, Text: e.String()})
+		a.Evidence = append(a.Evidence, triage.Evidence{Signal: "cluster:" + name, Text: e.In(pr)})
 	}
 	return a
 }
 
 var _ triage.Prober = (*Prober)(nil)
 
-func known(value, note string, ev ...Evidence) Result {
-	return Result{Value: value, Known: true, Note: note, Evidence: ev}
+func known(value string, note i18n.Msg, ev ...Evidence) Result {
+	return Result{Value: value, Known: true, Note: note.English(), NoteMsg: note, Evidence: ev}
 }
 
 // unknown explains why a probe cannot tell. When one of the reads it needed
 // failed, the note names the read and the permission, so the person sees
 // what to grant rather than a bare question.
-func unknown(s *snapshot.Snapshot, note string, reads ...string) Result {
+func unknown(s *snapshot.Snapshot, note i18n.Msg, reads ...string) Result {
 	for _, what := range reads {
 		if e, ok := s.ReadFailed(what); ok {
-			return Result{Note: fmt.Sprintf("%s: could not %s (%s); needs %s", note, e.What, e.Kind, e.Permission)}
+			return noted(i18n.M("probe.read_failed", "note", note, "what", e.What, "kind", e.Kind, "permission", e.Permission.String()))
 		}
 	}
-	return Result{Note: note}
+	return noted(note)
 }
 
 func podRef(s *snapshot.Snapshot) string {

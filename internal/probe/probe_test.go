@@ -80,7 +80,7 @@ func TestProbes(t *testing.T) {
 		{"no-amd-gpu.json", "gpu-allocatable", "no", []string{"status.allocatable[amd.com/gpu]: absent on all"}},
 		{"scheduler-silent.json", "scheduler-message", "", []string{"spec.schedulerName: volcano - no event from volcano"}},
 		{"scheduler-yunikorn.json", "scheduler-message", "quota", []string{"yunikorn: Task", "queue quota has been exceed"}},
-		{"dra-no-slices.json", "scheduler-message", "dra", []string{"status.allocation: none", "driver: gpu.example.com", "resourceslices of driver gpu.example.com: none"}},
+		{"dra-no-slices.json", "scheduler-message", "dra", []string{"status.allocation: none", "driver: gpu.example.com", "resourceslices spec.driver=gpu.example.com: none"}},
 		{"probe-liveness.json", "pod-symptom", "probe-failure", []string{"failed liveness probe, will be restarted"}},
 		{"probe-liveness.json", "probe-failure", "liveness", []string{"Liveness probe failed"}},
 		{"node-unknown.json", "pod-symptom", "node-not-ready", []string{"Unknown NodeStatusUnknown"}},

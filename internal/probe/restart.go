@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"casebook/internal/i18n"
 	"casebook/internal/snapshot"
 	"casebook/internal/triage"
 )
@@ -32,7 +33,7 @@ func restartEvidence(s *snapshot.Snapshot) ([]Evidence, bool) {
 func containerState(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 	p := s.Pod
 	if p == nil {
-		return unknown(s, "the pod was not read", "get pod")
+		return unknown(s, i18n.M("probe.pod_not_read"), "get pod")
 	}
 	if p.Reason == "Evicted" {
 		ev := []Evidence{{Object: podRef(s), Field: "status.reason", Value: "Evicted", Message: p.Message}}
@@ -48,7 +49,7 @@ func containerState(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 				}
 			}
 		}
-		return known("evicted", "the kubelet evicted the pod", ev...)
+		return known("evicted", i18n.M("probe.evicted"), ev...)
 	}
 	for _, c := range p.AllContainers() {
 		ref := podRef(s) + " container " + c.Name
@@ -61,20 +62,20 @@ func containerState(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 				if lim, ok := c.Limits["memory"]; ok {
 					ev = append(ev, Evidence{Object: ref, Field: "resources.limits.memory", Value: lim.String()})
 				} else {
-					ev = append(ev, Evidence{Object: ref, Field: "resources.limits.memory", Value: "none", Message: "without a limit the node's memory ran out"})
+					ev = append(ev, Evidence{Object: ref, Field: "resources.limits.memory"}.valued(i18n.M("probe.ev.none")).explained(i18n.M("probe.ev.no_memory_limit")))
 				}
 				if req, ok := c.Requests["memory"]; ok {
 					ev = append(ev, Evidence{Object: ref, Field: "resources.requests.memory", Value: req.String()})
 				}
 				ev = append(ev, Evidence{Object: ref, Field: "restartCount", Value: fmt.Sprint(c.RestartCount)})
-				return known("oomkilled", "the container hit its memory limit", ev...)
+				return known("oomkilled", i18n.M("probe.oomkilled"), ev...)
 			}
 		}
 	}
 	for _, c := range p.AllContainers() {
 		ref := podRef(s) + " container " + c.Name
 		if w := c.State; w.Kind == "waiting" && imagePullReasons[w.Reason] {
-			return known("image-pull", "the image cannot be pulled",
+			return known("image-pull", i18n.M("probe.image_pull"),
 				Evidence{Object: ref, Field: "state.waiting", Value: w.Reason, Message: w.Message},
 				Evidence{Object: ref, Field: "image", Value: c.Image})
 		}
@@ -95,19 +96,19 @@ func containerState(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 			ev = append(ev, Evidence{Object: ref, Field: "lastState.terminated", Value: fmt.Sprintf("reason %s, exitCode %d", last.Reason, last.ExitCode), Message: last.Message})
 		}
 		ev = append(ev, Evidence{Object: ref, Field: "restartCount", Value: fmt.Sprint(c.RestartCount)})
-		return known("crashloop", "the container exits and is restarted", ev...)
+		return known("crashloop", i18n.M("probe.crashloop"), ev...)
 	}
-	return Result{Note: "no container is failing"}
+	return noted(i18n.M("probe.no_failing_container"))
 }
 
 // previousLog classifies the previous container's log with the signals
 // catalogue. Logs are only read with the ReadLogs option.
 func previousLog(s *snapshot.Snapshot, cat *triage.Catalog) Result {
 	if _, liveness, startup := probeEvents(s); len(liveness)+len(startup) > 0 {
-		return known("probe", "the kubelet killed the container on a failed probe", first(append(startup, liveness...), 2)...)
+		return known("probe", i18n.M("probe.killed_on_probe"), first(append(startup, liveness...), 2)...)
 	}
 	if cat == nil {
-		return Result{Note: "no signals catalogue to read the log with"}
+		return noted(i18n.M("probe.no_signals"))
 	}
 	for _, l := range s.Logs {
 		if !l.Previous || strings.TrimSpace(l.Tail) == "" {
@@ -119,9 +120,9 @@ func previousLog(s *snapshot.Snapshot, cat *triage.Catalog) Result {
 			for _, e := range a.Evidence {
 				ev = append(ev, Evidence{Object: podRef(s) + " container " + l.Container, Field: fmt.Sprintf("previous log line %d", e.LineNo), Message: e.Text})
 			}
-			return known(a.Value, "read from the previous container's log", ev...)
+			return known(a.Value, i18n.M("probe.from_previous_log"), ev...)
 		}
-		return Result{Note: "the previous log matches no known signal; read it yourself"}
+		return noted(i18n.M("probe.previous_log_unknown"))
 	}
-	return unknown(s, "container logs are read only with --read-logs", "get pods/log")
+	return unknown(s, i18n.M("probe.logs_off"), "get pods/log")
 }

@@ -1,5 +1,7 @@
 package triage
 
+import "casebook/internal/i18n"
+
 // inferAnswers turns the best route of a paste into tree answers: every
 // answer that lies on all paths from the root chooser to the route's
 // outcome (a taint message means "Pending" and "the event says taint",
@@ -26,13 +28,15 @@ func (c *Catalog) inferAnswers(best RouteMatch, hits []hit) map[string]Answer {
 		// start, and the root answer that enters the tree.
 		dom = c.treeDominators(root, target)
 	}
+	byRoute := i18n.M("infer.route", "route", best.Route)
 	for q, choice := range dom {
-		out[q] = Answer{Value: choice, Known: true, Evidence: ev, Note: "implied by the pasted text (" + best.Route + ")"}
+		out[q] = Answer{Value: choice, Known: true, Evidence: ev, Note: byRoute.English(), NoteMsg: byRoute}
 	}
 	for _, h := range hits {
+		bySignal := i18n.M("infer.signal", "signal", h.sig.ID)
 		for q, choice := range h.sig.Answers {
 			if _, ok := out[q]; !ok {
-				out[q] = Answer{Value: choice, Known: true, Evidence: ev, Note: "the pasted text matches " + h.sig.ID}
+				out[q] = Answer{Value: choice, Known: true, Evidence: ev, Note: bySignal.English(), NoteMsg: bySignal}
 			}
 		}
 	}

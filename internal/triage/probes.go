@@ -1,5 +1,7 @@
 package triage
 
+import "casebook/internal/i18n"
+
 // Evidence is one line of text that supports an answer or a route: the
 // signal that matched, the 1-based line number in the pasted text (0 when the
 // evidence does not come from a paste) and the line itself.
@@ -12,12 +14,15 @@ type Evidence struct {
 // Answer is what a probe found out about a question without asking a person.
 // Value is one of the probe's Values (the id of the question's choice); when
 // Known is false the probe could not tell and the question is asked.
-// Note says in a sentence how the value was found, for the breadcrumbs.
+// Note says in a sentence how the value was found, for the breadcrumbs, in
+// English; NoteMsg is the same sentence as a catalogue message, which pages
+// render in their own language.
 type Answer struct {
 	Value    string
 	Evidence []Evidence
 	Known    bool
 	Note     string
+	NoteMsg  i18n.Msg
 }
 
 // Prober answers questions from evidence gathered elsewhere, typically a

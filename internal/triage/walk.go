@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"casebook/internal/i18n"
 )
 
 // Given is one answer in a walk state. Inferred answers came from a probe or
@@ -107,6 +109,7 @@ type Step struct {
 	Source   Source
 	Evidence []Evidence
 	Note     string
+	NoteMsg  i18n.Msg // Note as a catalogue message, when the prober gave one
 }
 
 // Walk is the result of replaying a state: the breadcrumbs and the node the
@@ -213,13 +216,13 @@ func (c *Catalog) answer(n *Node, given map[string]Given, h Hints) (Step, bool) 
 	if h.Cluster != nil && n.Probe != "" {
 		if a := h.Cluster.Probe(n.Probe); a.Known {
 			if ch, ok := n.Choice(a.Value); ok {
-				return Step{Node: n, Choice: ch, Source: SourceProbe, Evidence: a.Evidence, Note: a.Note}, true
+				return Step{Node: n, Choice: ch, Source: SourceProbe, Evidence: a.Evidence, Note: a.Note, NoteMsg: a.NoteMsg}, true
 			}
 		}
 	}
 	if a, ok := h.Paste[n.ID]; ok && a.Known {
 		if ch, ok := n.Choice(a.Value); ok {
-			return Step{Node: n, Choice: ch, Source: SourcePaste, Evidence: a.Evidence, Note: a.Note}, true
+			return Step{Node: n, Choice: ch, Source: SourcePaste, Evidence: a.Evidence, Note: a.Note, NoteMsg: a.NoteMsg}, true
 		}
 	}
 	return Step{}, false

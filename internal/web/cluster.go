@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -111,7 +110,9 @@ func (a askOverride) Probe(name string) triage.Answer {
 // the URL of a next state (person answers only) and of an override.
 func (s *Server) probedWalkPage(r *http.Request, c *content.Content, cat *triage.Catalog, snap *snapshot.Snapshot, st triage.State, ask string,
 	link func(next triage.State, ask string) string) (templates.TriagePage, error) {
+	pr := printer(r.Context())
 	prober := probe.NewProber(snap, cat)
+	prober.Printer = pr
 	var hints triage.Prober = prober
 	if ask != "" {
 		if n, ok := cat.Node(ask); ok && n.Probe != "" {
@@ -128,14 +129,14 @@ func (s *Server) probedWalkPage(r *http.Request, c *content.Content, cat *triage
 	}
 	var notices []string
 	for _, e := range snap.ReadErrors {
-		notices = append(notices, fmt.Sprintf("Could not read %s (%s); the questions that need it are asked instead. Missing permission: %s.", e.What, e.Kind, e.Permission))
+		notices = append(notices, pr.T("triage.cluster_read_asked", "what", e.What, "kind", e.Kind, "permission", e.Permission))
 	}
 	p, err := s.walkPage(r, c, cat, walk, notices)
 	if err != nil {
 		return p, err
 	}
-	p.Chrome.Title = "Triage: " + snap.Target.String()
-	p.TreeTitle = "Live triage of " + snap.Target.String()
+	p.Chrome.Title = pr.T("triage.title_tree", "tree", snap.Target.String())
+	p.TreeTitle = pr.T("triage.live_heading", "target", snap.Target.String())
 	// Rebuild the links: keep only the person's own answers so probes
 	// answer afresh on the next page.
 	person := triage.State{Tree: st.Tree}
@@ -153,7 +154,11 @@ func (s *Server) probedWalkPage(r *http.Request, c *content.Content, cat *triage
 		}
 		if walk.Node.Probe != "" {
 			if a := prober.Probe(walk.Node.Probe); !a.Known && a.Note != "" {
-				p.Question.Unknown = printer(r.Context()).T("triage.cluster_unknown", "note", a.Note)
+				note := a.Note
+				if !a.NoteMsg.IsZero() {
+					note = pr.Msg(a.NoteMsg)
+				}
+				p.Question.Unknown = pr.T("triage.cluster_unknown", "note", note)
 			}
 		}
 	}

@@ -38,15 +38,19 @@ func outcomeText(p *i18n.Printer, o *triage.Outcome) (diagnosis string, mitigati
 	return diagnosis, mitigation, verify, fb
 }
 
-// stepNote explains how an answer was found. A paste's inference is said
-// in the page's language; a cluster probe's note names objects and is
-// English, marked on a Korean page.
+// stepNote explains how an answer was found, in the page's language. A
+// paste's inference says so in one sentence; a cluster probe's note comes
+// from the catalogue (object names stay as the cluster printed them). A
+// note with no catalogue message is English, marked on a Korean page.
 func stepNote(p *i18n.Printer, st triage.Step) (note string, english bool) {
 	if st.Note == "" {
 		return "", false
 	}
 	if st.Source == triage.SourcePaste {
 		return p.T("triage.note_paste"), false
+	}
+	if !st.NoteMsg.IsZero() {
+		return p.Msg(st.NoteMsg), false
 	}
 	return st.Note, p.Lang().Korean()
 }
