@@ -125,6 +125,33 @@ Allocatable:
 	}
 }
 
+// TestClassifyNotOverMatched keeps the signals for prose and listings to
+// their mechanism: words any service or thread says, a healthy pod's name,
+// a node's lifecycle taint or an image name must not put that route first, even as a weak guess.
+func TestClassifyNotOverMatched(t *testing.T) {
+	c := loadReal(t)
+	cases := []struct{ name, text, route string }{
+		{"apology for a slow reply", "Sorry for the slow response, I was away. Here is the output you asked for.", "llm/latency"},
+		{"a web service's slow responses", "Our REST API responses are slow since yesterday; p99 went from 200ms to 900ms.", "llm/latency"},
+		{"a batch job queued in Volcano (zh)", "任务一直在队列里排队，没有被调度。", "llm/latency"},
+		{"etcd image pull timing out", `Failed to pull image "registry.k8s.io/etcd:3.5.12-0": dial tcp 34.96.108.209:443: i/o timeout`, "control-plane/api-overload"},
+		{"lifecycle taint on a lost node", "Taints:             node.kubernetes.io/unreachable:NoExecute", "pending/untolerated-taint"},
+		{"healthy GPU Operator listing", `NAME                                       READY   STATUS      RESTARTS   AGE
+nvidia-driver-daemonset-8mp6n              1/1     Running     0          3d
+nvidia-container-toolkit-daemonset-x2m4k   1/1     Running     0          3d
+nvidia-cuda-validator-6dqzq                0/1     Completed   0          3d`, "gpu/driver"},
+		{"a PDB listed, not refusing", "poddisruptionbudget.policy/web created", "pending/unschedulable-node"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := c.Classify(tc.text)
+			if len(res.Routes) > 0 && res.Routes[0].Route == tc.route {
+				t.Errorf("%s first (confidence %.2f): %+v", tc.route, res.Routes[0].Confidence, res.Routes[0].Evidence)
+			}
+		})
+	}
+}
+
 // TestClassifyJSON pins the shape the web API returns.
 func TestClassifyJSON(t *testing.T) {
 	c := loadReal(t)
