@@ -1,20 +1,25 @@
 package search
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/blevesearch/bleve/v2/util"
 )
 
 // build indexes the library into a temporary directory under dir and renames
-// the finished index to path. bleve's offline builder writes documents in
-// batches of segments and merges them into one at the end, which makes both
-// the build and later queries faster than an online index fed by batches.
+// the finished index to path. Documents are analysed on every core (see
+// analyse.go) and handed in library order to bleve's offline builder, which
+// writes them in segments and merges those into one at the end; the short
+// fields go to the memory fields' file beside it.
 func build(dir, path string, ix *Index) error {
 	tmp, err := os.MkdirTemp(dir, buildPrefix)
 	if err != nil {
@@ -27,33 +32,39 @@ func build(dir, path string, ix *Index) error {
 	if err != nil {
 		return fmt.Errorf("search: mapping: %w", err)
 	}
-	b, err := bleve.NewBuilder(work, m, map[string]any{"batchSize": builderBatch})
+	b, err := newBuilder(work, tmp, m)
 	if err != nil {
 		return fmt.Errorf("search: build: %w", err)
 	}
-	tax := ix.lib.Taxonomy
-	lengths := newLengthCounter(m, len(ix.byRank))
-	add := func(d *document) error {
-		d.addIdentifiers()
-		lengths.add(d)
-		return b.Index(d.id, d.fields())
-	}
-	for _, in := range ix.lib.Incidents {
-		if err := add(incidentDocument(tax, in)); err != nil {
-			b.Close()
-			return fmt.Errorf("search: index %s: %w", in.ID, err)
+	mem := newMemBuilder(len(ix.byRank))
+	lengths := map[string]int{}
+	err = ix.analyseAll(newAnalyser(m), func(rank int, a *analysed) error {
+		for f := range a.counts {
+			mem.add(memField(f), int32(rank), a.counts[f], a.lens[f])
 		}
-	}
-	for _, pb := range ix.lib.Playbooks {
-		if err := add(playbookDocument(tax, pb)); err != nil {
-			b.Close()
-			return fmt.Errorf("search: index playbook %s: %w", pb.ID, err)
+		for field, n := range a.lengths {
+			lengths[field] += n
 		}
+		if err := b.Index(a.doc); err != nil {
+			return fmt.Errorf("search: index %s: %w", ix.byRank[rank].id(), err)
+		}
+		return nil
+	})
+	if err != nil {
+		b.Close()
+		return err
 	}
 	if err := b.Close(); err != nil {
 		return fmt.Errorf("search: build: %w", err)
 	}
-	if err := writeManifest(work, manifest{Hash: ix.lib.Hash, Docs: len(ix.byRank), Lengths: lengths.totals()}); err != nil {
+	mi, err := mem.finish()
+	if err == nil {
+		err = mi.write(work)
+	}
+	if err != nil {
+		return err
+	}
+	if err := writeManifest(work, manifest{Hash: ix.lib.Hash, Docs: len(ix.byRank), Lengths: lengths}); err != nil {
 		return err
 	}
 	if err := os.Rename(work, path); err != nil {
@@ -67,29 +78,104 @@ func build(dir, path string, ix *Index) error {
 	return nil
 }
 
+// newBuilder starts bleve's offline (scorch) builder for an index at path,
+// as bleve.NewBuilder does, but taking documents analysed in advance:
+// bleve.NewBuilder's Index maps and analyses each document itself, in the
+// builder's one goroutine. Its segments are written under tmp.
+func newBuilder(path, tmp string, m *mapping.IndexMappingImpl) (*scorch.Builder, error) {
+	if err := os.MkdirAll(path, 0o700); err != nil {
+		return nil, err
+	}
+	meta, _ := json.Marshal(map[string]string{"storage": scorch.Name, "index_type": scorch.Name})
+	if err := os.WriteFile(filepath.Join(path, "index_meta.json"), meta, 0o644); err != nil {
+		return nil, err
+	}
+	mb, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	return scorch.NewBuilder(map[string]any{
+		"path":            filepath.Join(path, "store"),
+		"buildPathPrefix": tmp,
+		"batchSize":       builderBatch,
+		"internal":        map[string][]byte{string(util.MappingInternalKey): mb},
+	})
+}
+
+// analyseAll analyses every document on every core, a batch at a time, and
+// hands them to use in library order, one at a time; the next batch is
+// analysed while use consumes this one.
+func (ix *Index) analyseAll(a *analyser, use func(rank int, d *analysed) error) error {
+	n := len(ix.byRank)
+	workers := max(1, runtime.GOMAXPROCS(0))
+	type batch struct {
+		from int
+		docs []*analysed
+	}
+	batches := make(chan batch, 1)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(batches)
+		for from := 0; from < n; from += builderBatch {
+			docs := make([]*analysed, min(builderBatch, n-from))
+			var wg sync.WaitGroup
+			for w := range workers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := w; i < len(docs); i += workers {
+						d := ix.document(from + i)
+						d.addIdentifiers()
+						docs[i] = a.analyse(d)
+					}
+				}()
+			}
+			wg.Wait()
+			select {
+			case batches <- batch{from, docs}:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	for b := range batches {
+		for i, d := range b.docs {
+			if err := use(b.from+i, d); err != nil {
+				return err
+			}
+			b.docs[i] = nil
+		}
+	}
+	return nil
+}
+
 // openVerified opens the index at path read-only after checking that it is
-// the complete, undamaged index of this content. bleve can panic on a
-// damaged segment, so a panic here is turned into an error and the caller
-// rebuilds.
-func openVerified(path, hash string, docs int) (bi bleve.Index, man *manifest, err error) {
+// the complete, undamaged index of this content, and reads its memory
+// fields. bleve can panic on a damaged segment, so a panic here is turned
+// into an error and the caller rebuilds.
+func openVerified(path, hash string, docs int) (bi bleve.Index, mem *memIndex, man *manifest, err error) {
 	man, err = checkManifest(path, hash)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if man.Docs != docs {
-		return nil, nil, fmt.Errorf("index holds %d documents, the library %d", man.Docs, docs)
+		return nil, nil, nil, fmt.Errorf("index holds %d documents, the library %d", man.Docs, docs)
+	}
+	if mem, err = readMemIndex(path, docs); err != nil {
+		return nil, nil, nil, err
 	}
 	defer func() {
 		if r := recover(); r != nil {
 			if bi != nil {
 				bi.Close()
 			}
-			bi, man, err = nil, nil, fmt.Errorf("index unreadable: %v", r)
+			bi, mem, man, err = nil, nil, nil, fmt.Errorf("index unreadable: %v", r)
 		}
 	}()
 	bi, err = bleve.OpenUsing(path, map[string]any{"read_only": true})
 	if err != nil {
-		return nil, nil, fmt.Errorf("open: %w", err)
+		return nil, nil, nil, fmt.Errorf("open: %w", err)
 	}
 	n, err := bi.DocCount()
 	if err == nil && int(n) != docs {
@@ -100,64 +186,7 @@ func openVerified(path, hash string, docs int) (bi bleve.Index, man *manifest, e
 	}
 	if err != nil {
 		bi.Close()
-		return nil, nil, fmt.Errorf("verify: %w", err)
+		return nil, nil, nil, fmt.Errorf("verify: %w", err)
 	}
-	return bi, man, nil
-}
-
-// lengthCounter totals the analysed length of every field over the library.
-// bleve's BM25 estimates a field's average length from the size of its
-// vocabulary, which for prose is several times too short and punishes every
-// long document; the true totals, passed with each search, fix the
-// estimate. Only an average is needed, so a large library is sampled: every
-// step-th document is analysed a second time, at most lengthSample of them.
-type lengthCounter struct {
-	analyzers     map[string]analysis.Analyzer
-	sum           map[string]int
-	step, seen, n int
-	docs          int
-}
-
-const lengthSample = 1000
-
-func newLengthCounter(m *mapping.IndexMappingImpl, docs int) *lengthCounter {
-	c := &lengthCounter{analyzers: map[string]analysis.Analyzer{}, sum: map[string]int{}, docs: docs}
-	c.step = max(1, (docs+lengthSample-1)/lengthSample)
-	for field, name := range fieldAnalyzers() {
-		c.analyzers[field] = m.AnalyzerNamed(name)
-		c.sum[field] = 0
-	}
-	return c
-}
-
-func (c *lengthCounter) add(d *document) {
-	c.seen++
-	if (c.seen-1)%c.step != 0 {
-		return
-	}
-	c.n++
-	for field, segs := range d.text {
-		a := c.analyzers[field]
-		if a == nil {
-			continue // not indexed on its own
-		}
-		for _, s := range segs {
-			c.sum[field] += len(a.Analyze([]byte(s.text)))
-		}
-	}
-	for field, vals := range d.keywords {
-		c.sum[field] += len(vals)
-	}
-}
-
-// totals extrapolates the sampled lengths to the whole library.
-func (c *lengthCounter) totals() map[string]int {
-	out := make(map[string]int, len(c.sum))
-	for field, n := range c.sum {
-		out[field] = n
-		if c.n > 0 && c.n < c.docs {
-			out[field] = int(float64(n) * float64(c.docs) / float64(c.n))
-		}
-	}
-	return out
+	return bi, mem, man, nil
 }

@@ -100,25 +100,6 @@ func (d *document) addIdentifiers() {
 	}
 }
 
-// fields is the document as bleve indexes it.
-func (d *document) fields() map[string]any {
-	m := make(map[string]any, len(d.text)+len(d.keywords))
-	for f, segs := range d.text {
-		if _, ok := analyzerOf[f]; !ok {
-			continue // body prose is indexed as part of "all"
-		}
-		vals := make([]string, len(segs))
-		for i, s := range segs {
-			vals[i] = s.text
-		}
-		m[f] = vals
-	}
-	for f, vals := range d.keywords {
-		m[f] = vals
-	}
-	return m
-}
-
 func incidentDocument(tax *library.Taxonomy, in *library.Incident) *document {
 	d := newDocument(in.ID)
 	d.add(fieldTitle, "title", in.Title)

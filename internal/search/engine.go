@@ -77,15 +77,19 @@ type run struct {
 	deadline time.Time
 	weights  []float64 // coordination weight of each word and phrase
 	partial  bool
-	postings int
+	postings int // postings read so far
+	checked  int // postings when the time was last checked
 }
 
 func (u *run) expired() bool {
 	if u.partial {
 		return true
 	}
-	if u.postings&4095 == 0 && (time.Now().After(u.deadline) || u.ctx.Err() != nil) {
-		u.partial = true
+	if u.postings-u.checked >= 4096 {
+		u.checked = u.postings
+		if time.Now().After(u.deadline) || u.ctx.Err() != nil {
+			u.partial = true
+		}
 	}
 	return u.partial
 }
@@ -105,59 +109,87 @@ func (u *run) leaf(l leaf) (float64, error) {
 	if avg <= 0 {
 		b = 0
 	}
+	mf, inMem := memFieldOf(l.field)
 	single := len(l.tokens) == 1
 	best, dead := 0.0, false
-	for _, tok := range l.tokens {
-		tfr, err := u.r.TermFieldReader(u.ctx, []byte(tok), l.field, true, true, false)
-		if err != nil {
-			return 0, err
+	var w float64
+	add := func(rank int32, tf, length float64) {
+		norm := 1.0
+		if b > 0 && length > 0 {
+			norm = 1 - b + b*length/avg
 		}
-		df := float64(tfr.Count())
+		sc := float32(w * tf * (bm25K1 + 1) / (tf + bm25K1*norm))
+		if single {
+			u.addWord(rank, sc*float32(l.boost))
+			return
+		}
+		if s.lcnt[rank] == 0 {
+			s.ltouched = append(s.ltouched, rank)
+		}
+		s.lcnt[rank]++
+		s.lsum[rank] += sc
+	}
+	for _, tok := range l.tokens {
+		var df int
+		var tfr index.TermFieldReader
+		var it postingIter
+		if inMem {
+			p := &ix.mem.fields[mf]
+			if t, ok := p.lookup(tok); ok {
+				df, it = int(p.df[t]), p.iter(t)
+			}
+		} else {
+			var err error
+			if tfr, err = u.r.TermFieldReader(u.ctx, []byte(tok), l.field, true, true, false); err != nil {
+				return 0, err
+			}
+			df = int(tfr.Count())
+		}
 		if df == 0 {
-			tfr.Close()
+			if tfr != nil {
+				tfr.Close()
+			}
 			if !single {
 				dead = true // a token no document has: the leaf cannot match
 				break
 			}
 			continue
 		}
-		w := idf(docs, df)
+		w = idf(docs, float64(df))
 		best = max(best, w)
-		for {
-			d, err := tfr.Next(s.tfd.Reset())
-			if err != nil {
-				tfr.Close()
-				return 0, err
+		if inMem {
+			lens := ix.mem.fields[mf].lens
+			for it.next() {
+				add(it.rank, float64(it.tf), float64(lens[it.rank]))
 			}
-			if d == nil {
-				break
+			u.postings += df
+		} else {
+			for {
+				d, err := tfr.Next(s.tfd.Reset())
+				if err != nil {
+					tfr.Close()
+					return 0, err
+				}
+				if d == nil {
+					break
+				}
+				u.postings++
+				num := d.ID.Value()
+				if num >= uint64(len(ix.rankOf)) {
+					continue
+				}
+				rank := ix.rankOf[num]
+				if rank < 0 {
+					continue
+				}
+				length := 0.0
+				if d.Norm > 0 {
+					length = 1 / (d.Norm * d.Norm)
+				}
+				add(rank, float64(d.Freq), length)
 			}
-			u.postings++
-			num := d.ID.Value()
-			if num >= uint64(len(ix.rankOf)) {
-				continue
-			}
-			rank := ix.rankOf[num]
-			if rank < 0 {
-				continue
-			}
-			tf := float64(d.Freq)
-			norm := 1.0
-			if b > 0 && d.Norm > 0 {
-				norm = 1 - b + b*(1/(d.Norm*d.Norm))/avg
-			}
-			sc := float32(w * tf * (bm25K1 + 1) / (tf + bm25K1*norm))
-			if single {
-				u.addWord(rank, sc*float32(l.boost))
-				continue
-			}
-			if s.lcnt[rank] == 0 {
-				s.ltouched = append(s.ltouched, rank)
-			}
-			s.lcnt[rank]++
-			s.lsum[rank] += sc
+			tfr.Close()
 		}
-		tfr.Close()
 		if u.expired() {
 			break
 		}
@@ -461,7 +493,7 @@ func (ix *Index) docID(rank int) index.IndexInternalID {
 // locate reads the match positions of the plan's leaves in the documents
 // of ranks, for the phrase bonus and the highlights: a posting list is
 // advanced to each of those documents only, in document order.
-func (ix *Index) locate(ctx context.Context, r index.IndexReader, p *plan, ranks []int) (map[int]bsearch.FieldTermLocationMap, error) {
+func (ix *Index) locate(ctx context.Context, r index.IndexReader, p *plan, ranks []int, doc func(rank int) *document) (map[int]bsearch.FieldTermLocationMap, error) {
 	order := append([]int(nil), ranks...)
 	sort.Slice(order, func(i, j int) bool { return ix.docOf[order[i]] < ix.docOf[order[j]] })
 	out := make(map[int]bsearch.FieldTermLocationMap, len(order))
@@ -476,8 +508,15 @@ func (ix *Index) locate(ctx context.Context, r index.IndexReader, p *plan, ranks
 		leaves = append(leaves, ix.koreanLeaves(ph)...)
 	}
 	var tfd index.TermFieldDoc
+	typos := map[string]bool{}
 	for _, l := range leaves {
 		if !l.positions {
+			continue
+		}
+		if l.field == fieldWords {
+			for _, tok := range l.tokens {
+				typos[tok] = true
+			}
 			continue
 		}
 		for _, tok := range l.tokens {
@@ -527,5 +566,36 @@ func (ix *Index) locate(ctx context.Context, r index.IndexReader, p *plan, ranks
 			tfr.Close()
 		}
 	}
+	if len(typos) > 0 {
+		for _, rank := range order {
+			ix.locateTypos(doc(rank), typos, out, rank)
+		}
+	}
 	return out, nil
+}
+
+// locateTypos finds the typo vocabulary's terms in the short fields of d,
+// which the memory fields hold without positions: a few titles and
+// summaries analysed again cost less than positions for every document.
+func (ix *Index) locateTypos(d *document, terms map[string]bool, out map[int]bsearch.FieldTermLocationMap, rank int) {
+	for i, s := range d.text[fieldWords] {
+		for _, t := range ix.words.Analyze([]byte(s.text)) {
+			tok := string(t.Term)
+			if !terms[tok] {
+				continue
+			}
+			m := out[rank]
+			if m == nil {
+				m = bsearch.FieldTermLocationMap{}
+				out[rank] = m
+			}
+			tl := m[fieldWords]
+			if tl == nil {
+				tl = bsearch.TermLocationMap{}
+				m[fieldWords] = tl
+			}
+			tl[tok] = append(tl[tok], &bsearch.Location{Pos: uint64(t.Position), Start: uint64(t.Start), End: uint64(t.End),
+				ArrayPositions: bsearch.ArrayPositions{uint64(i)}})
+		}
+	}
 }

@@ -60,7 +60,7 @@ func (ix *Index) didYouMean(u *run, uq *userQuery) string {
 		if letterCount(w) >= 7 {
 			k = 2
 		}
-		if near := ix.fuzzyTerms(u.r, lw, k); len(near) > 0 {
+		if near := ix.fuzzyTerms(lw, k); len(near) > 0 {
 			out = append(out, near[0])
 			changed = true
 			continue

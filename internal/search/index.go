@@ -11,9 +11,6 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
-	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"casebook/internal/library"
@@ -27,7 +24,8 @@ type Index struct {
 	matcher  *Matcher
 	english  analysis.Analyzer
 	korean   analysis.Analyzer
-	bm25     *bsearch.BM25Stats // true field lengths, see lengthCounter
+	words    analysis.Analyzer  // the typo vocabulary's: lower-cased, unstemmed
+	mem      *memIndex          // the short fields (memfield.go)
 	avgLen   map[string]float64 // average analysed length per field; 0 turns length normalisation off
 	byRank   []source           // incidents newest first, then playbooks
 	rankByID map[string]int     // incident and playbook ids
@@ -78,7 +76,7 @@ const builderBatch = 250
 // schemaVersion names the layout of the index (mapping and manifest). A
 // change to either must bump it, so that an index written by an older
 // Casebook is rebuilt rather than misread.
-const schemaVersion = 7
+const schemaVersion = 8
 
 // DirName is the directory, under the data folder, of the index of the
 // library with this content hash.
@@ -115,10 +113,10 @@ func OpenWith(dir string, lib *library.Library, opt Options) (*Index, error) {
 	ix.info.Path = path
 
 	if _, err := os.Stat(path); err == nil {
-		bi, man, err := openVerified(path, lib.Hash, len(ix.byRank))
+		bi, mem, man, err := openVerified(path, lib.Hash, len(ix.byRank))
 		if err == nil {
 			ix.info.Reused = true
-			return ix.opened(bi, man, start)
+			return ix.opened(bi, mem, man, start)
 		}
 		ix.info.Rejected = err
 		if err := os.RemoveAll(path); err != nil {
@@ -129,11 +127,11 @@ func OpenWith(dir string, lib *library.Library, opt Options) (*Index, error) {
 	if err := build(dir, path, ix); err != nil {
 		return nil, err
 	}
-	bi, man, err := openVerified(path, lib.Hash, len(ix.byRank))
+	bi, mem, man, err := openVerified(path, lib.Hash, len(ix.byRank))
 	if err != nil {
 		return nil, fmt.Errorf("search: open new index: %w", err)
 	}
-	return ix.opened(bi, man, start)
+	return ix.opened(bi, mem, man, start)
 }
 
 func newIndex(lib *library.Library) *Index {
@@ -149,32 +147,23 @@ func newIndex(lib *library.Library) *Index {
 	return ix
 }
 
-func (ix *Index) opened(bi bleve.Index, man *manifest, start time.Time) (*Index, error) {
-	ix.bleve = bi
-	ix.bm25 = &bsearch.BM25Stats{DocCount: float64(man.Docs), FieldCardinality: map[string]int{}}
-	for field := range fieldAnalyzers() {
-		ix.bm25.FieldCardinality[field] = max(man.Lengths[field], 1)
-	}
-	// A document filed under five components is not less about each of
-	// them than one filed under one: an average length far above any real
-	// one turns BM25's length normalisation off for the facet fields.
-	for _, f := range facetFields {
-		ix.bm25.FieldCardinality[string(f)] = man.Docs * 1_000_000
-	}
-	// Unscored filters over several terms are merged by bleve into one
-	// searcher on the pseudo-field "*", which still asks for its stats.
-	ix.bm25.FieldCardinality["*"] = 1
+func (ix *Index) opened(bi bleve.Index, mem *memIndex, man *manifest, start time.Time) (*Index, error) {
+	ix.bleve, ix.mem = bi, mem
 	ix.avgLen = map[string]float64{}
-	for field, analyzer := range fieldAnalyzers() {
-		if analyzer != keyword.Name && man.Docs > 0 {
+	for _, field := range bleveFields {
+		if man.Docs > 0 {
 			ix.avgLen[field] = float64(max(man.Lengths[field], 1)) / float64(man.Docs)
 		}
 	}
-	ix.english = ix.bleve.Mapping().AnalyzerNamed(en.AnalyzerName)
+	for f := range numMem {
+		ix.avgLen[memFieldNames[f]] = mem.avgLen(f, man.Docs)
+	}
+	var err error
+	ix.english = ix.bleve.Mapping().AnalyzerNamed(analyzerEn)
 	ix.korean = ix.bleve.Mapping().AnalyzerNamed(analyzerKo)
-	err := error(nil)
-	if ix.english == nil || ix.korean == nil {
-		err = fmt.Errorf("search: index mapping lacks the %q or %q analyzer", en.AnalyzerName, analyzerKo)
+	ix.words = ix.bleve.Mapping().AnalyzerNamed(analyzerWords)
+	if ix.english == nil || ix.korean == nil || ix.words == nil {
+		err = fmt.Errorf("search: index mapping lacks the %q or %q analyzer", analyzerEn, analyzerKo)
 	}
 	if err == nil {
 		err = ix.mapDocumentNumbers()

@@ -182,7 +182,7 @@ func (ix *Index) word(r index.IndexReader, w string, terms []namedTerm) qword {
 		qw.significant = true
 	}
 	if f := ix.fuzziness(w); f > 0 {
-		for _, t := range ix.fuzzyTerms(r, strings.ToLower(w), f) {
+		for _, t := range ix.fuzzyTerms(strings.ToLower(w), f) {
 			qw.leaves = append(qw.leaves, leaf{field: fieldWords, tokens: []string{t}, boost: boostFuzzy, positions: true})
 		}
 	}
@@ -297,6 +297,9 @@ func (ix *Index) fuzziness(w string) int {
 
 // hasTerm reports whether the index holds term in field.
 func (ix *Index) hasTerm(field, term string) bool {
+	if f, ok := memFieldOf(field); ok {
+		return ix.mem.has(f, term)
+	}
 	d, err := ix.bleve.FieldDictRange(field, []byte(term), []byte(term))
 	if err != nil {
 		return false
@@ -308,28 +311,8 @@ func (ix *Index) hasTerm(field, term string) bool {
 
 // fuzzyTerms lists the typo vocabulary's terms within k edits of w, the
 // most frequent first, at most maxFuzzyTerms.
-func (ix *Index) fuzzyTerms(r index.IndexReader, w string, k int) []string {
-	fz, ok := r.(index.IndexReaderFuzzy)
-	if !ok {
-		return nil
-	}
-	d, err := fz.FieldDictFuzzy(fieldWords, w, k, "")
-	if err != nil {
-		return nil
-	}
-	defer d.Close()
-	type cand struct {
-		term string
-		n    uint64
-	}
-	var cs []cand
-	for n := 0; n < 4096; n++ {
-		e, err := d.Next()
-		if err != nil || e == nil {
-			break
-		}
-		cs = append(cs, cand{e.Term, e.Count})
-	}
+func (ix *Index) fuzzyTerms(w string, k int) []string {
+	cs := ix.mem.fuzzy(w, k, 4096)
 	sort.Slice(cs, func(i, j int) bool { return cs[i].n > cs[j].n || cs[i].n == cs[j].n && cs[i].term < cs[j].term })
 	var out []string
 	for _, c := range cs[:min(len(cs), maxFuzzyTerms)] {

@@ -137,10 +137,6 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 			ranks = append(ranks, d.rank)
 		}
 	}
-	locs, err := ix.locate(ctx, rd, p, ranks)
-	if err != nil {
-		return nil, fmt.Errorf("search: %q: %w", r.Query, err)
-	}
 	docs := map[int]*document{}
 	doc := func(rank int) *document {
 		if d, ok := docs[rank]; ok {
@@ -149,6 +145,10 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 		d := ix.document(rank)
 		docs[rank] = d
 		return d
+	}
+	locs, err := ix.locate(ctx, rd, p, ranks, doc)
+	if err != nil {
+		return nil, fmt.Errorf("search: %q: %w", r.Query, err)
 	}
 	for i, d := range win {
 		if d.score == exactScore {

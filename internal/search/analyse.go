@@ -1,0 +1,158 @@
+package search
+
+import (
+	"github.com/blevesearch/bleve/v2/analysis"
+	bdoc "github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/mapping"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// Documents are analysed once, before bleve sees them, by as many workers as
+// there are cores: bleve's offline builder analyses and writes segments in
+// one goroutine. Each text segment is analysed once and its tokens feed both
+// bleve's "all" (or Korean) field and the memory fields it belongs to, where
+// bleve analysed the short fields up to three times (their own field,
+// "words" and "all").
+
+// bleveFields are the fields bleve holds: the prose, for matching,
+// phrases and highlights, so every one keeps positions.
+var bleveFields = []string{fieldAll, fieldCode, fieldKorean}
+
+// analysed is one document, ready for bleve and for the memory fields.
+type analysed struct {
+	doc     *bdoc.Document
+	counts  [numMem][]termCount
+	lens    [numMem]int
+	lengths map[string]int // analysed length of each bleve field
+}
+
+// analyser holds the analyzers of the mapping; they are safe for
+// concurrent use.
+type analyser struct {
+	english, words, korean analysis.Analyzer
+}
+
+func newAnalyser(m *mapping.IndexMappingImpl) *analyser {
+	return &analyser{english: m.AnalyzerNamed(analyzerEn), words: m.AnalyzerNamed(analyzerWords), korean: m.AnalyzerNamed(analyzerKo)}
+}
+
+// shortFields are the fields of "all" besides the body, in the order
+// document.finish copies them, with their memory fields.
+var shortFields = []struct {
+	field string
+	mem   memField
+}{
+	{fieldTitle, memTitle}, {fieldSummary, memSummary}, {fieldSignals, memSignals},
+	{fieldOrgText, memOrg}, {fieldSources, memSources},
+}
+
+// koTitleKeys are the keys of the Korean segments that are also Korean
+// titles and summaries (see document.finish and addKorean).
+var koTitleKeys = map[string]bool{"title": true, "summary": true, "title_ko": true, "summary_ko": true}
+
+const positionsOptions = index.IndexField | index.IncludeTermVectors
+
+func (a *analyser) analyse(d *document) *analysed {
+	out := &analysed{doc: bdoc.NewDocument(d.id), lengths: map[string]int{}}
+	var mem [numMem][]string
+	var tfs [3]termFreqs // by position in bleveFields
+	// "all": the short fields, then the body, as document.finish orders
+	// them; highlights find a segment by its position in that order.
+	pos := 0
+	for _, sf := range shortFields {
+		for _, s := range d.text[sf.field] {
+			toks := a.english.Analyze([]byte(s.text))
+			tfs[0].add(toks, pos)
+			pos++
+			for _, t := range toks {
+				mem[sf.mem] = append(mem[sf.mem], string(t.Term))
+			}
+			out.lens[sf.mem] += len(toks)
+		}
+	}
+	for _, s := range d.text[fieldBody] {
+		tfs[0].add(a.english.Analyze([]byte(s.text)), pos)
+		pos++
+	}
+	for i, s := range d.text[fieldCode] {
+		tfs[1].add(a.english.Analyze([]byte(s.text)), i)
+	}
+	for i, s := range d.text[fieldKorean] {
+		toks := a.korean.Analyze([]byte(s.text))
+		tfs[2].add(toks, i)
+		if koTitleKeys[s.key] {
+			for _, t := range toks {
+				mem[memKoTitle] = append(mem[memKoTitle], string(t.Term))
+			}
+			out.lens[memKoTitle] += len(toks)
+		}
+	}
+	for i, field := range bleveFields {
+		if tfs[i].length > 0 {
+			out.doc.AddField(&preField{name: field, length: tfs[i].length, freqs: tfs[i].tf})
+			out.lengths[field] = tfs[i].length
+		}
+	}
+	for _, s := range d.text[fieldWords] {
+		toks := a.words.Analyze([]byte(s.text))
+		for _, t := range toks {
+			mem[memWords] = append(mem[memWords], string(t.Term))
+		}
+		out.lens[memWords] += len(toks)
+	}
+	mem[memIdent] = append(mem[memIdent], d.keywords[fieldIdent]...)
+	out.lens[memIdent] = len(mem[memIdent])
+	for f := range mem {
+		out.counts[f] = countTerms(mem[f])
+	}
+	return out
+}
+
+// termFreqs gathers one bleve field's token frequencies over all its
+// segments, each token's location carrying its segment's position: bleve
+// would merge one field per segment into the same map itself.
+type termFreqs struct {
+	tf     index.TokenFrequencies
+	length int
+}
+
+func (t *termFreqs) add(toks analysis.TokenStream, segment int) {
+	if len(toks) == 0 {
+		return
+	}
+	if t.tf == nil {
+		t.tf = make(index.TokenFrequencies, len(toks))
+	}
+	t.length += len(toks)
+	arrayPos := []uint64{uint64(segment)}
+	locs := make([]index.TokenLocation, len(toks))
+	for i, tok := range toks {
+		locs[i] = index.TokenLocation{ArrayPositions: arrayPos, Start: tok.Start, End: tok.End, Position: tok.Position}
+		cur, ok := t.tf[string(tok.Term)]
+		if !ok {
+			cur = &index.TokenFreq{Term: tok.Term}
+			t.tf[string(tok.Term)] = cur
+		}
+		cur.Locations = append(cur.Locations, &locs[i])
+		cur.SetFrequency(cur.Frequency() + 1)
+	}
+}
+
+// preField is a bleve field analysed in advance: bleve's builder calls
+// Analyze, which has nothing left to do.
+type preField struct {
+	name   string
+	length int
+	freqs  index.TokenFrequencies
+}
+
+func (f *preField) Name() string                                     { return f.name }
+func (f *preField) ArrayPositions() []uint64                         { return nil }
+func (f *preField) Options() index.FieldIndexingOptions              { return positionsOptions }
+func (f *preField) Analyze()                                         {}
+func (f *preField) Value() []byte                                    { return nil } // nothing is stored
+func (f *preField) NumPlainTextBytes() uint64                        { return 0 }
+func (f *preField) Size() int                                        { return 64 + f.freqs.Size() }
+func (f *preField) EncodedFieldType() byte                           { return 't' }
+func (f *preField) AnalyzedLength() int                              { return f.length }
+func (f *preField) AnalyzedTokenFrequencies() index.TokenFrequencies { return f.freqs }

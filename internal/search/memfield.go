@@ -1,0 +1,441 @@
+package search
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"sync"
+	"unsafe"
+
+	"github.com/blevesearch/vellum"
+	"github.com/blevesearch/vellum/levenshtein"
+)
+
+// The short fields — titles, summaries, signals, organisations, source
+// titles, Korean titles, the unstemmed typo vocabulary and identifiers —
+// are held in memory as compact posting lists instead of in bleve. In bleve
+// every field of every segment carries its own dictionary and postings, and
+// these eight small fields were 60 % of the index build's CPU at 10,000
+// incidents for a tenth of its text; here they cost a few bytes a posting,
+// are built from the tokens the analysis of the "all" and Korean fields
+// produces anyway (see analyse.go), and are written beside the bleve index
+// so a warm start reads them back in milliseconds.
+
+// memField numbers the fields held in memory.
+type memField int
+
+const (
+	memTitle memField = iota
+	memSummary
+	memSignals
+	memOrg
+	memSources
+	memKoTitle
+	memWords
+	memIdent
+	numMem
+)
+
+// memFieldNames are the index field names of the memory fields, by number.
+var memFieldNames = [numMem]string{fieldTitle, fieldSummary, fieldSignals, fieldOrgText, fieldSources, fieldKoTitle, fieldWords, fieldIdent}
+
+// memFieldOf maps a field name to its memory field.
+func memFieldOf(name string) (memField, bool) {
+	for i, n := range memFieldNames {
+		if n == name {
+			return memField(i), true
+		}
+	}
+	return 0, false
+}
+
+// postings is one memory field: its sorted vocabulary, and for each term
+// the documents (by rank) holding it with their term frequencies, encoded
+// as uvarint(gap<<1 | tf>1) followed by uvarint(tf) when tf > 1.
+type postings struct {
+	terms []string // sorted
+	df    []uint32
+	off   []uint32 // start of each term's postings in data; len(terms)+1 entries
+	data  []byte
+	lens  []uint16 // analysed length of the field by rank
+	total int64    // sum of lens
+}
+
+// lookup returns the position of term in the vocabulary.
+func (p *postings) lookup(term string) (int, bool) {
+	i, ok := slices.BinarySearch(p.terms, term)
+	return i, ok
+}
+
+// postingIter walks one term's postings.
+type postingIter struct {
+	data []byte
+	rank int32
+	tf   uint32
+	init bool
+}
+
+func (p *postings) iter(t int) postingIter {
+	return postingIter{data: p.data[p.off[t]:p.off[t+1]]}
+}
+
+// next advances to the next posting; false at the end.
+func (it *postingIter) next() bool {
+	if len(it.data) == 0 {
+		return false
+	}
+	v, n := binary.Uvarint(it.data)
+	it.data = it.data[n:]
+	gap := int32(v >> 1)
+	if it.init {
+		it.rank += gap
+	} else {
+		it.rank, it.init = gap, true
+	}
+	it.tf = 1
+	if v&1 != 0 {
+		tf, n := binary.Uvarint(it.data)
+		it.data = it.data[n:]
+		it.tf = uint32(tf)
+	}
+	return true
+}
+
+// memIndex is every memory field plus the typo vocabulary's automaton.
+type memIndex struct {
+	fields [numMem]postings
+	words  *vellum.FST // the "words" vocabulary, value = document frequency
+}
+
+// avgLen is the field's average analysed length, 0 for identifiers (whose
+// length is not normalised, as for bleve's keyword fields).
+func (m *memIndex) avgLen(f memField, docs int) float64 {
+	if f == memIdent || docs == 0 {
+		return 0
+	}
+	return float64(max(m.fields[f].total, 1)) / float64(docs)
+}
+
+// has reports whether the field holds term.
+func (m *memIndex) has(f memField, term string) bool {
+	_, ok := m.fields[f].lookup(term)
+	return ok
+}
+
+// memBuilder collects the postings of the memory fields, document by
+// document in rank order.
+type memBuilder struct {
+	docs  int
+	terms [numMem]map[string]*termBuild
+	lens  [numMem][]uint16
+	total [numMem]int64
+}
+
+type termBuild struct {
+	df   uint32
+	last int32
+	data []byte
+}
+
+func newMemBuilder(docs int) *memBuilder {
+	b := &memBuilder{docs: docs}
+	for f := range b.terms {
+		b.terms[f] = map[string]*termBuild{}
+		b.lens[f] = make([]uint16, docs)
+	}
+	return b
+}
+
+// add records one document's terms of field f; ranks arrive in order.
+func (b *memBuilder) add(f memField, rank int32, counts []termCount, length int) {
+	b.lens[f][rank] = uint16(min(length, 65535))
+	b.total[f] += int64(length)
+	for _, c := range counts {
+		t := b.terms[f][c.term]
+		if t == nil {
+			t = &termBuild{}
+			b.terms[f][c.term] = t
+		}
+		gap := rank
+		if t.df > 0 {
+			gap = rank - t.last
+		}
+		v := uint64(gap) << 1
+		if c.n > 1 {
+			v |= 1
+		}
+		t.data = binary.AppendUvarint(t.data, v)
+		if c.n > 1 {
+			t.data = binary.AppendUvarint(t.data, uint64(c.n))
+		}
+		t.df++
+		t.last = rank
+	}
+}
+
+// finish turns the collected postings into the memIndex.
+func (b *memBuilder) finish() (*memIndex, error) {
+	m := &memIndex{}
+	for f := range b.terms {
+		p := &m.fields[f]
+		p.terms = make([]string, 0, len(b.terms[f]))
+		size := 0
+		for t, tb := range b.terms[f] {
+			p.terms = append(p.terms, t)
+			size += len(tb.data)
+		}
+		sort.Strings(p.terms)
+		p.df = make([]uint32, len(p.terms))
+		p.off = make([]uint32, len(p.terms)+1)
+		p.data = make([]byte, 0, size)
+		for i, t := range p.terms {
+			tb := b.terms[f][t]
+			p.df[i] = tb.df
+			p.off[i] = uint32(len(p.data))
+			p.data = append(p.data, tb.data...)
+		}
+		p.off[len(p.terms)] = uint32(len(p.data))
+		p.lens, p.total = b.lens[f], b.total[f]
+	}
+	fst, err := buildFST(&m.fields[memWords])
+	if err != nil {
+		return nil, err
+	}
+	m.words = fst
+	return m, nil
+}
+
+func buildFST(p *postings) (*vellum.FST, error) {
+	var buf bytes.Buffer
+	vb, err := vellum.New(&buf, nil)
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range p.terms {
+		if err := vb.Insert([]byte(t), uint64(p.df[i])); err != nil {
+			return nil, fmt.Errorf("search: typo vocabulary: %w", err)
+		}
+	}
+	if err := vb.Close(); err != nil {
+		return nil, err
+	}
+	return vellum.Load(buf.Bytes())
+}
+
+// fuzzy lists the typo vocabulary's terms within k edits of w (k is 1 or
+// 2), with their document frequencies, at most limit of them.
+func (m *memIndex) fuzzy(w string, k int, limit int) []termCount {
+	a, err := levAutomaton(w, k)
+	if err != nil || m.words == nil {
+		return nil
+	}
+	it, err := m.words.Search(a, nil, nil)
+	var out []termCount
+	for err == nil && len(out) < limit {
+		key, df := it.Current()
+		out = append(out, termCount{term: string(key), n: uint32(df)})
+		err = it.Next()
+	}
+	return out
+}
+
+var (
+	levOnce    sync.Once
+	lev1, lev2 *levenshtein.LevenshteinAutomatonBuilder
+	levErr     error
+)
+
+// levAutomaton is the automaton of the words within k edits of w; building
+// the builders costs milliseconds, so they are made once.
+func levAutomaton(w string, k int) (vellum.Automaton, error) {
+	levOnce.Do(func() {
+		if lev1, levErr = levenshtein.NewLevenshteinAutomatonBuilder(1, true); levErr == nil {
+			lev2, levErr = levenshtein.NewLevenshteinAutomatonBuilder(2, true)
+		}
+	})
+	if levErr != nil {
+		return nil, levErr
+	}
+	if k == 1 {
+		return lev1.BuildDfa(w, 1)
+	}
+	return lev2.BuildDfa(w, 2)
+}
+
+// memFileName is the memory fields' file inside the index directory; the
+// manifest checksums it with bleve's files.
+const memFileName = "casebook-fields.bin"
+
+const memMagic = "CBMF1\n"
+
+// write saves the memory fields under dir.
+func (m *memIndex) write(dir string) error {
+	var b []byte
+	b = append(b, memMagic...)
+	b = binary.AppendUvarint(b, uint64(numMem))
+	for f := range m.fields {
+		p := &m.fields[f]
+		b = appendString(b, memFieldNames[f])
+		b = binary.AppendUvarint(b, uint64(len(p.terms)))
+		for i, t := range p.terms {
+			b = appendString(b, t)
+			b = binary.AppendUvarint(b, uint64(p.df[i]))
+			b = binary.AppendUvarint(b, uint64(p.off[i+1]-p.off[i]))
+		}
+		b = binary.AppendUvarint(b, uint64(len(p.data)))
+		b = append(b, p.data...)
+		b = binary.AppendUvarint(b, uint64(len(p.lens)))
+		for _, l := range p.lens {
+			b = binary.LittleEndian.AppendUint16(b, l)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, memFileName), b, 0o644); err != nil {
+		return fmt.Errorf("search: write fields: %w", err)
+	}
+	return nil
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+var errMemFile = errors.New("search: damaged fields file")
+
+// readMemIndex loads the memory fields written by write. Terms share one
+// string allocation and postings point into the file's bytes.
+func readMemIndex(dir string, docs int) (*memIndex, error) {
+	raw, err := os.ReadFile(filepath.Join(dir, memFileName))
+	if err != nil {
+		return nil, fmt.Errorf("search: read fields: %w", err)
+	}
+	if !bytes.HasPrefix(raw, []byte(memMagic)) {
+		return nil, errMemFile
+	}
+	// The terms are substrings of the file's bytes, which nothing writes
+	// to after this point: one allocation holds the whole vocabulary.
+	all := unsafe.String(&raw[0], len(raw))
+	r := &memReader{b: raw, s: all, pos: len(memMagic)}
+	if n := r.uvarint(); n != uint64(numMem) {
+		return nil, fmt.Errorf("search: fields file holds %d fields, want %d", n, numMem)
+	}
+	m := &memIndex{}
+	for f := range m.fields {
+		if name := r.str(); name != memFieldNames[f] {
+			return nil, fmt.Errorf("search: fields file holds %q where %q belongs", name, memFieldNames[f])
+		}
+		p := &m.fields[f]
+		n := int(r.uvarint())
+		if r.err != nil || n > len(raw) {
+			return nil, errMemFile
+		}
+		p.terms, p.df, p.off = make([]string, n), make([]uint32, n), make([]uint32, n+1)
+		var off uint32
+		for i := range n {
+			p.terms[i] = r.str()
+			p.df[i] = uint32(r.uvarint())
+			p.off[i] = off
+			off += uint32(r.uvarint())
+		}
+		p.off[n] = off
+		p.data = r.bytes(int(r.uvarint()))
+		if r.err == nil && uint32(len(p.data)) != off {
+			return nil, errMemFile
+		}
+		nl := int(r.uvarint())
+		if nl != docs {
+			return nil, fmt.Errorf("search: fields file has %d documents, want %d", nl, docs)
+		}
+		lb := r.bytes(2 * nl)
+		if r.err != nil {
+			return nil, errMemFile
+		}
+		p.lens = make([]uint16, nl)
+		for i := range p.lens {
+			p.lens[i] = binary.LittleEndian.Uint16(lb[2*i:])
+			p.total += int64(p.lens[i])
+		}
+	}
+	if r.err != nil || r.pos != len(raw) {
+		return nil, errMemFile
+	}
+	fst, err := buildFST(&m.fields[memWords])
+	if err != nil {
+		return nil, err
+	}
+	m.words = fst
+	return m, nil
+}
+
+type memReader struct {
+	b   []byte
+	s   string
+	pos int
+	err error
+}
+
+func (r *memReader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b[r.pos:])
+	if n <= 0 {
+		r.err = errMemFile
+		return 0
+	}
+	r.pos += n
+	return v
+}
+
+func (r *memReader) span(n int) (int, bool) {
+	if r.err != nil || n < 0 || r.pos+n > len(r.b) {
+		r.err = errMemFile
+		return 0, false
+	}
+	at := r.pos
+	r.pos += n
+	return at, true
+}
+
+func (r *memReader) str() string {
+	n := int(r.uvarint())
+	at, ok := r.span(n)
+	if !ok {
+		return ""
+	}
+	return r.s[at : at+n]
+}
+
+func (r *memReader) bytes(n int) []byte {
+	at, ok := r.span(n)
+	if !ok {
+		return nil
+	}
+	return r.b[at : at+n : at+n]
+}
+
+// termCount is a term with a count: its frequency in a document's field,
+// or its document frequency in the vocabulary.
+type termCount struct {
+	term string
+	n    uint32
+}
+
+// countTerms turns terms into counts, in term order; it sorts terms.
+func countTerms(terms []string) []termCount {
+	slices.Sort(terms)
+	out := make([]termCount, 0, len(terms))
+	for i, t := range terms {
+		if i > 0 && t == terms[i-1] {
+			out[len(out)-1].n++
+			continue
+		}
+		out = append(out, termCount{term: t, n: 1})
+	}
+	return out
+}
