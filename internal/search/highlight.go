@@ -2,6 +2,7 @@ package search
 
 import (
 	"html"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -23,11 +24,18 @@ var keyOrder = map[string]int{"summary": 0, "signals": 1, "sources": 9}
 
 type span struct{ start, end int }
 
+// highlightFields are the fields whose match locations fragments reads, in
+// the order that breaks ties between equally good places (with the segment's
+// position in its field first): the locations arrive in a map, and the
+// same query must show the same excerpts every time.
+var highlightFields = []string{fieldAll, fieldWords, fieldCode, fieldKorean}
+
 type place struct {
 	key   string
 	text  string
 	spans []span
 	terms map[string]bool
+	order int // the earliest segment holding the text, for a stable order
 }
 
 // fragments builds highlighted excerpts of d from the match locations the
@@ -41,6 +49,7 @@ func fragments(d *document, locs bsearch.FieldTermLocationMap) map[string][]stri
 	var places []*place
 	for field, terms := range locs {
 		segs := d.text[field]
+		fieldOrder := slices.Index(highlightFields, field)
 		for term, ls := range terms {
 			for _, l := range ls {
 				i := 0
@@ -51,12 +60,14 @@ func fragments(d *document, locs bsearch.FieldTermLocationMap) map[string][]stri
 					continue
 				}
 				s := segs[i]
+				order := i*len(highlightFields) + fieldOrder
 				p := byText[s.key+"\x00"+s.text]
 				if p == nil {
-					p = &place{key: s.key, text: s.text, terms: map[string]bool{}}
+					p = &place{key: s.key, text: s.text, terms: map[string]bool{}, order: order}
 					byText[s.key+"\x00"+s.text] = p
 					places = append(places, p)
 				}
+				p.order = min(p.order, order)
 				p.spans = append(p.spans, span{int(l.Start), int(l.End)})
 				p.terms[term] = true
 			}
@@ -70,7 +81,10 @@ func fragments(d *document, locs bsearch.FieldTermLocationMap) map[string][]stri
 		if len(a.terms) != len(b.terms) {
 			return len(a.terms) > len(b.terms)
 		}
-		return rankKey(a.key) < rankKey(b.key)
+		if rankKey(a.key) != rankKey(b.key) {
+			return rankKey(a.key) < rankKey(b.key)
+		}
+		return a.order < b.order
 	})
 	out := map[string][]string{}
 	keys := 0
