@@ -141,6 +141,7 @@ nvidia-driver-daemonset-8mp6n              1/1     Running     0          3d
 nvidia-container-toolkit-daemonset-x2m4k   1/1     Running     0          3d
 nvidia-cuda-validator-6dqzq                0/1     Completed   0          3d`, "gpu/driver"},
 		{"a PDB listed, not refusing", "poddisruptionbudget.policy/web created", "pending/unschedulable-node"},
+		{"configmap cache catching up", `  Warning  FailedMount  13m  kubelet  MountVolume.SetUp failed for volume "config-volume" : failed to sync configmap cache: timed out waiting for the condition`, "pending/volume"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -30,6 +30,11 @@ type Signal struct {
 	// expression (case-insensitive too). Exactly one is set.
 	Text  string
 	Regex string
+	// Unless is an RE2 expression (case-insensitive): a line that also
+	// matches it is not this signal. It keeps a broad message family off
+	// the one member that says something else, such as a FailedMount whose
+	// cause is the kubelet's configmap cache catching up, not a volume.
+	Unless string
 
 	Route   string
 	Section string // overrides the route's section when set
@@ -57,8 +62,9 @@ type Signal struct {
 	Path string
 	Line int
 
-	re  *regexp.Regexp
-	lit string // lower-cased Text
+	re     *regexp.Regexp
+	unless *regexp.Regexp
+	lit    string // lower-cased Text
 	// anchor is a lower-case literal every match of re contains; lines
 	// without it skip the regex, which keeps a 1 MiB paste cheap.
 	anchor string
@@ -72,6 +78,14 @@ type Signal struct {
 // lower is line in lower case; literal offsets are taken from it, which is
 // exact for ASCII and close enough elsewhere to centre an excerpt.
 func (s *Signal) find(line, lower string) int {
+	at := s.match(line, lower)
+	if at >= 0 && s.unless != nil && s.unless.MatchString(line) {
+		return -1
+	}
+	return at
+}
+
+func (s *Signal) match(line, lower string) int {
 	if s.re == nil {
 		return strings.Index(lower, s.lit)
 	}
@@ -117,12 +131,13 @@ func (d *decoder) signals(data []byte) ([]*Signal, []Explanation) {
 	var out []*Signal
 	for _, item := range d.seq(m, "signals", true, "signals file", root.Line) {
 		f := d.fields(item, "signal", "id", "scope", "text", "regex", "route", "section",
-			"weight", "gpu_weight", "context", "bystander", "lone_bystander", "answers", "note")
+			"weight", "gpu_weight", "context", "bystander", "lone_bystander", "answers", "note", "unless")
 		s := &Signal{
 			ID:            d.str(f, "id", true, "signal", item.Line),
 			Scope:         d.str(f, "scope", false, "signal", item.Line),
 			Text:          d.str(f, "text", false, "signal", item.Line),
 			Regex:         d.str(f, "regex", false, "signal", item.Line),
+			Unless:        d.str(f, "unless", false, "signal", item.Line),
 			Route:         d.str(f, "route", true, "signal", item.Line),
 			Section:       d.str(f, "section", false, "signal", item.Line),
 			Weight:        d.number(f, "weight", "signal", item.Line),
@@ -167,6 +182,14 @@ func (d *decoder) compile(s *Signal, what string) bool {
 	if s.Weight <= 0 || s.Weight > 1 || s.GPUWeight < 0 || s.GPUWeight > 1 {
 		d.errorf(s.Line, "%s: weight must be above 0 and at most 1", what)
 		ok = false
+	}
+	if s.Unless != "" {
+		re, err := regexp.Compile("(?i)" + s.Unless)
+		if err != nil {
+			d.errorf(s.Line, "%s: bad unless regex: %v", what, err)
+			ok = false
+		}
+		s.unless = re
 	}
 	switch {
 	case (s.Text == "") == (s.Regex == ""):
