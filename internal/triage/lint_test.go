@@ -53,6 +53,7 @@ func TestLintBroken(t *testing.T) {
 		`triage/signals.yaml:16: signal bad-answer: question reason has no answer "c"`,
 		`triage/signals.yaml:21: signal heavy: weight must be above 0 and at most 1`,
 		`triage/signals.yaml:25: signal id "good" already used on line 4`,
+		"triage/signals.yaml:29: signal bad-unless: bad unless regex: error parsing regexp: missing closing ): `(?i)configmap (cache`",
 		`triage/syntax.yaml:5: invalid YAML: yaml: line 5: found unexpected end of stream`,
 		`triage/twins.yaml:8: node out-twins outcome: mitigation_ko has 1 items, mitigation 2`,
 		`triage/twins.yaml:8: node out-twins outcome: verify_ko has 2 items, verify 1`,
