@@ -85,7 +85,8 @@ func Render(rep *Report) string {
 		"The FTS5 baseline runs the same mix in its own process.\n", len(Mix()), rep.Budget.Rounds, rep.Budget.Time)
 	p("- **HTTP** is a Go load generator in the benchmark process against the server on 127.0.0.1: %d clients for %s per "+
 		"endpoint (at most %d requests, after a %s warm-up); `/search` and `/api/search` cycle through the query mix. "+
-		"Client and server share the two cores.\n", rep.HTTP.Clients, rep.HTTP.Duration, rep.HTTP.MaxRequests, rep.HTTP.Warmup)
+		"Client and server share the two cores. The server runs with `--rate-limit` raised, since all clients are one "+
+		"caller whose search budget the limiter would otherwise spend in a second (429s are errors in the tables).\n", rep.HTTP.Clients, rep.HTTP.Duration, rep.HTTP.MaxRequests, rep.HTTP.Warmup)
 	p("- **Classify** is `triage.Catalog.Classify` on a 200-line `kubectl describe pod` paste "+
 		"(internal/bench/testdata), up to %d calls or %s.\n\n", rep.Budget.Classifies, rep.Budget.Time)
 
