@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"syscall"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
@@ -42,7 +43,7 @@ func readError(what string, p snapshot.Permission, err error) snapshot.ReadError
 	case errors.Is(err, context.DeadlineExceeded) || apierrors.IsTimeout(err) || apierrors.IsServerTimeout(err) ||
 		(errors.As(err, &netErr) && netErr.Timeout()):
 		e.Kind = snapshot.ReadTimeout
-	case apierrors.IsServiceUnavailable(err) || errors.As(err, new(*net.OpError)) || strings.Contains(err.Error(), "connection refused"):
+	case apierrors.IsServiceUnavailable(err) || errors.As(err, new(*net.OpError)) || errors.Is(err, syscall.ECONNREFUSED):
 		e.Kind = snapshot.ReadUnavailable
 	}
 	return e

@@ -4,13 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"testing"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 
 	"casebook/internal/snapshot"
 )
@@ -25,7 +29,7 @@ func TestReadErrorKinds(t *testing.T) {
 		{apierrors.NewNotFound(gr, "x"), snapshot.ReadNotFound},
 		{fmt.Errorf("list: %w", context.DeadlineExceeded), snapshot.ReadTimeout},
 		{apierrors.NewServiceUnavailable("down"), snapshot.ReadUnavailable},
-		{errors.New("dial tcp 127.0.0.1:1: connect: connection refused"), snapshot.ReadUnavailable},
+		{refusedRead(t), snapshot.ReadUnavailable},
 		{errors.New("strange"), snapshot.ReadOther},
 	}
 	for _, tt := range tests {
@@ -33,6 +37,27 @@ func TestReadErrorKinds(t *testing.T) {
 			t.Errorf("%v: kind %s, want %s", tt.err, got.Kind, tt.want)
 		}
 	}
+}
+
+// refusedRead is the error client-go returns when nothing listens at the
+// API server's address: a list through a real client to a closed port.
+func refusedRead(t *testing.T) error {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cs, err := kubernetes.NewForConfig(&rest.Config{Host: "http://" + addr, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = cs.CoreV1().Nodes().List(context.Background(), metav1.ListOptions{})
+	if err == nil {
+		t.Fatalf("listing nodes at the closed port %s succeeded", addr)
+	}
+	return err
 }
 
 func TestGPUComponent(t *testing.T) {

@@ -208,7 +208,8 @@ func wrapEval(field, object string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "operation interrupted") {
+	// cel wraps an interrupted evaluation with the context's cause.
+	if errors.Is(err, context.DeadlineExceeded) {
 		err = errors.New("the check's time limit passed")
 	}
 	if object != "" {
