@@ -123,7 +123,7 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.str(&c.AllowUsers, "allow-users", "", "comma-separated e-mails allowed to use live triage (and everything, with --restrict-reads)")
 	fs.str(&c.AllowDomains, "allow-domains", "", "comma-separated e-mail domains allowed like --allow-users")
 	fs.boolean(&c.RestrictReads, "restrict-reads", false, "apply the allow-list to every page, not only live triage")
-	if err := fs.integer(&c.RateLimit, "rate-limit", 60, "classify and live-triage requests per client per minute"); err != nil {
+	if err := fs.integer(&c.RateLimit, "rate-limit", 60, "budget of expensive work per client per minute, shared by the pages, the API and /mcp: a classify, a live read, a gap run or an upload costs one; searches and uploads a token per 100 ms they take"); err != nil {
 		return c, err
 	}
 	fs.str(&c.Kubeconfig, "kubeconfig", "", "enable live triage with this kubeconfig (read-only use; see deploy/rbac-readonly.yaml)")
