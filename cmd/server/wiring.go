@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/http"
+	"slices"
 
 	"casebook/internal/mcp"
 	"casebook/internal/web"
@@ -18,14 +19,15 @@ func extensions(a *app) []func(web.Router) {
 }
 
 // mcpHandler serves the tools over streamable HTTP. Behind a sign-in proxy
-// requests reach the loopback address under the portal's public name, which
-// the SDK's DNS-rebinding guard would refuse; the required identity header
-// does that guard's job there.
+// or a reverse proxy on the same machine, requests reach the loopback
+// address under the portal's public name, which the SDK's DNS-rebinding
+// guard would refuse; the portal's host allow-list (unless turned off with
+// "*") and the required identity header do that guard's job.
 func mcpHandler(a *app) http.Handler {
 	opts := mcp.Options{Version: version(), Log: a.log, Metrics: a.metrics, Live: a.live, Policy: a.policy, Limiter: a.limiter}
 	if a.gaps.Live() {
 		opts.Gaps = a.gaps
 	}
 	s := mcp.NewServer(a.loader, opts)
-	return mcp.Handler(s, mcp.HTTPOptions{BehindProxy: a.cfg.AuthHeader != ""})
+	return mcp.Handler(s, mcp.HTTPOptions{BehindProxy: a.cfg.AuthHeader != "", HostsChecked: !slices.Contains(allowedHosts(a.cfg), "*")})
 }

@@ -96,6 +96,13 @@ type HTTPOptions struct {
 	// exactly that; with an identity header required, a rebinding page
 	// cannot supply the identity anyway.
 	BehindProxy bool
+	// HostsChecked says the portal's own host allow-list guards this
+	// handler (web.HostPolicy, on every route), which also turns the
+	// SDK's guard off: two guards with different rules would answer a
+	// name the operator allowed on the pages and refuse it on /mcp (a
+	// reverse proxy on the same machine forwarding to 127.0.0.1 with the
+	// public name as Host).
+	HostsChecked bool
 }
 
 // maxBody is the largest MCP request: a 1 MiB paste for classify_error with
@@ -117,7 +124,7 @@ func Handler(s *sdk.Server, o HTTPOptions) http.Handler {
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, &sdk.StreamableHTTPOptions{
 		Stateless:                  true,
 		JSONResponse:               true,
-		DisableLocalhostProtection: o.BehindProxy,
+		DisableLocalhostProtection: o.BehindProxy || o.HostsChecked,
 		MaxRequestBodyBytes:        maxBody,
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
