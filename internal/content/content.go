@@ -143,7 +143,7 @@ func (l *Loader) Load(ctx context.Context) (*Content, error) {
 		return nil, err
 	}
 	if prev := l.failure.Swap(nil); prev != nil {
-		l.log.Info("library reload recovered", "failing_for", time.Since(prev.Since).Round(time.Second), "hash", c.Hash[:12])
+		l.log.Info("library reload recovered", "failing_for", time.Since(prev.Since).Round(time.Second).String(), "hash", c.Hash[:12])
 	}
 	if c == l.cur.Load() {
 		return c, nil // unchanged content: nothing to swap or report
