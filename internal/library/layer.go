@@ -168,8 +168,8 @@ type Layer struct {
 	Embedded bool
 }
 
-// show returns the path of a layer file as problems print it.
-func (l Layer) show(p string) string {
+// Show returns the path of a layer file as problems print it.
+func (l Layer) Show(p string) string {
 	if l.Root == "" {
 		return p
 	}

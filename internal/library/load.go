@@ -74,7 +74,7 @@ func loadEntries(l Layer, info LayerInfo, tax *Taxonomy) (*Library, []Problem) {
 			continue
 		}
 		if prev := lib.pbByID[pb.ID]; prev != nil {
-			problems = append(problems, Problem{Path: p, Line: 2, Msg: fmt.Sprintf("duplicate playbook id %q (also in %s)", pb.ID, l.show(prev.Path))})
+			problems = append(problems, Problem{Path: p, Line: 2, Msg: fmt.Sprintf("duplicate playbook id %q (also in %s)", pb.ID, l.Show(prev.Path))})
 			continue
 		}
 		lib.pbByID[pb.ID] = pb
@@ -97,7 +97,7 @@ func loadEntries(l Layer, info LayerInfo, tax *Taxonomy) (*Library, []Problem) {
 			continue
 		}
 		if prev := lib.incByID[in.ID]; prev != nil {
-			problems = append(problems, Problem{Path: p, Line: idLine(readOrNil(fsys, p)), Msg: fmt.Sprintf("duplicate incident id %s (also in %s)", in.ID, l.show(prev.Path))})
+			problems = append(problems, Problem{Path: p, Line: idLine(readOrNil(fsys, p)), Msg: fmt.Sprintf("duplicate incident id %s (also in %s)", in.ID, l.Show(prev.Path))})
 			continue
 		}
 		lib.incByID[in.ID] = in

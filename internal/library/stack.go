@@ -93,10 +93,10 @@ func (s *Stack) Taxonomy() (*Taxonomy, error) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("library: read %s: %w", l.show("taxonomy.yaml"), err)
+			return nil, fmt.Errorf("library: read %s: %w", l.Show("taxonomy.yaml"), err)
 		}
 		info, _, _ := ReadLayerInfo(l.FS)
-		next, _, err := parseTaxonomy(tax, l.show("taxonomy.yaml"), info.Name, src)
+		next, _, err := parseTaxonomy(tax, l.Show("taxonomy.yaml"), info.Name, src)
 		if err != nil {
 			if i == 0 {
 				return nil, fmt.Errorf("library: %w", err)
@@ -125,7 +125,7 @@ func (s *Stack) Load() (*Library, []Problem, error) {
 			if i == 0 {
 				return nil, problems, err
 			}
-			problems = append(problems, Problem{Path: l.show(LayerFile), Msg: fmt.Sprintf("layer left out: %v", err)})
+			problems = append(problems, Problem{Path: l.Show(LayerFile), Msg: fmt.Sprintf("layer left out: %v", err)})
 			continue
 		}
 		hashes[i] = h
@@ -140,7 +140,7 @@ func (s *Stack) Load() (*Library, []Problem, error) {
 					SortProblems(problems)
 					return nil, problems, err
 				}
-				at := Problem{Path: l.show(LayerFile), Layer: fresh.info.Name}
+				at := Problem{Path: l.Show(LayerFile), Layer: fresh.info.Name}
 				if r != nil && r.below == below {
 					at.Msg = fmt.Sprintf("this layer is unusable (%v); its previous version keeps serving until it is fixed", err)
 					at.Layer = r.info.Name
@@ -185,12 +185,12 @@ func parseLayer(l Layer, bottom bool, below *Taxonomy) (*layerResult, error) {
 	r.problems = qualify(l, info.Name, ps)
 	switch {
 	case errors.Is(err, ErrNoLayer):
-		r.problems = append(r.problems, Problem{Path: l.show("."), Msg: "not a library folder: a public library holds taxonomy.yaml, a team's layer holds layer.yaml (name, prefix)"})
+		r.problems = append(r.problems, Problem{Path: l.Show("."), Msg: "not a library folder: a public library holds taxonomy.yaml, a team's layer holds layer.yaml (name, prefix)"})
 		return r, err
 	case err != nil:
 		return r, err
 	case info.Public() && !bottom:
-		r.problems = append(r.problems, Problem{Path: l.show("."), Msg: "this folder has no layer.yaml, so it would be a second public library: give the team's layer a layer.yaml with its name and incident-id prefix"})
+		r.problems = append(r.problems, Problem{Path: l.Show("."), Msg: "this folder has no layer.yaml, so it would be a second public library: give the team's layer a layer.yaml with its name and incident-id prefix"})
 		return r, errors.New("library: a public library can only be the bottom layer")
 	}
 	src, err := fs.ReadFile(l.FS, "taxonomy.yaml")
@@ -198,7 +198,7 @@ func parseLayer(l Layer, bottom bool, below *Taxonomy) (*layerResult, error) {
 	switch {
 	case err == nil:
 		var tp []Problem
-		tax, tp, err = parseTaxonomy(below, l.show("taxonomy.yaml"), info.Name, src)
+		tax, tp, err = parseTaxonomy(below, l.Show("taxonomy.yaml"), info.Name, src)
 		for i := range tp {
 			tp[i].Layer = info.Name
 		}
@@ -207,9 +207,9 @@ func parseLayer(l Layer, bottom bool, below *Taxonomy) (*layerResult, error) {
 			return r, err
 		}
 	case !errors.Is(err, fs.ErrNotExist):
-		return r, fmt.Errorf("library: read %s: %w", l.show("taxonomy.yaml"), err)
+		return r, fmt.Errorf("library: read %s: %w", l.Show("taxonomy.yaml"), err)
 	case below == nil:
-		r.problems = append(r.problems, Problem{Path: l.show("taxonomy.yaml"), Layer: info.Name, Msg: "missing: the bottom layer of a library defines the taxonomy"})
+		r.problems = append(r.problems, Problem{Path: l.Show("taxonomy.yaml"), Layer: info.Name, Msg: "missing: the bottom layer of a library defines the taxonomy"})
 		return r, errors.New("library: the bottom layer has no taxonomy.yaml")
 	}
 	r.tax = tax
@@ -222,7 +222,7 @@ func parseLayer(l Layer, bottom bool, below *Taxonomy) (*layerResult, error) {
 // qualify shows a layer's problems with its root and names the layer.
 func qualify(l Layer, name string, ps []Problem) []Problem {
 	for i := range ps {
-		ps[i].Path = l.show(ps[i].Path)
+		ps[i].Path = l.Show(ps[i].Path)
 		ps[i].Layer = name
 	}
 	return ps
@@ -237,15 +237,15 @@ func merge(used []*layerResult) (*Library, []Problem) {
 	byPrefix := map[string]*layerResult{}
 	for _, r := range used {
 		lib.Taxonomy = r.tax
-		at := Problem{Path: r.layer.show(LayerFile), Layer: r.info.Name}
+		at := Problem{Path: r.layer.Show(LayerFile), Layer: r.info.Name}
 		if prev := byName[r.info.Name]; prev != nil {
 			at.Line = fieldLine(readOrNil(r.layer.FS, LayerFile), "name")
-			at.Msg = fmt.Sprintf("layer name %q is also the name of %s", r.info.Name, prev.layer.show(LayerFile))
+			at.Msg = fmt.Sprintf("layer name %q is also the name of %s", r.info.Name, prev.layer.Show(LayerFile))
 			problems = append(problems, at)
 		}
 		if prev := byPrefix[r.info.Prefix]; prev != nil && !r.info.Public() {
 			at.Line = fieldLine(readOrNil(r.layer.FS, LayerFile), "prefix")
-			at.Msg = fmt.Sprintf("prefix %s is also the prefix of %s: two layers with one prefix would give two incidents one id", r.info.Prefix, prev.layer.show(LayerFile))
+			at.Msg = fmt.Sprintf("prefix %s is also the prefix of %s: two layers with one prefix would give two incidents one id", r.info.Prefix, prev.layer.Show(LayerFile))
 			problems = append(problems, at)
 		}
 		if byName[r.info.Name] == nil {
@@ -259,7 +259,7 @@ func merge(used []*layerResult) (*Library, []Problem) {
 	}
 	show := func(layer, p string) string {
 		if r := byName[layer]; r != nil {
-			return r.layer.show(p)
+			return r.layer.Show(p)
 		}
 		return p
 	}
@@ -284,7 +284,7 @@ func merge(used []*layerResult) (*Library, []Problem) {
 		for _, in := range r.lib.Incidents {
 			src := func() []byte { return readOrNil(r.layer.FS, in.Path) }
 			if prev := lib.incByID[in.ID]; prev != nil {
-				problems = append(problems, Problem{Path: r.layer.show(in.Path), Line: idLine(src()), Layer: r.info.Name,
+				problems = append(problems, Problem{Path: r.layer.Show(in.Path), Line: idLine(src()), Layer: r.info.Name,
 					Msg: fmt.Sprintf("duplicate incident id %s (also in %s)", in.ID, show(prev.Layer, prev.Path))})
 				continue
 			}
@@ -292,7 +292,7 @@ func merge(used []*layerResult) (*Library, []Problem) {
 			cp.Playbooks = nil
 			for _, id := range in.Playbooks {
 				if lib.pbByID[id] == nil {
-					problems = append(problems, Problem{Path: r.layer.show(in.Path), Line: fieldLine(src(), "playbooks"), Layer: r.info.Name,
+					problems = append(problems, Problem{Path: r.layer.Show(in.Path), Line: fieldLine(src(), "playbooks"), Layer: r.info.Name,
 						Msg: fmt.Sprintf("links to playbook %q, which does not exist%s", id, didYouMean(id, sortedKeys(lib.pbByID)))})
 					continue
 				}
@@ -315,7 +315,7 @@ func (l *Library) LayerOf(name string) (Layer, bool) {
 // Show returns the path of a file of the named layer as problems print it.
 func (l *Library) Show(layer, p string) string {
 	if ly, ok := l.layers[layer]; ok {
-		return ly.show(p)
+		return ly.Show(p)
 	}
 	return p
 }

@@ -112,14 +112,14 @@ func (l *linter) question(n *Node) {
 	seen := map[string]bool{}
 	for _, ch := range n.Choices {
 		if seen[ch.ID] {
-			l.errorf(n.Path, ch.Line, "question %s: answer id %q given twice", n.ID, ch.ID)
+			l.errorf(choicePath(n, ch), ch.Line, "question %s: answer id %q given twice", n.ID, ch.ID)
 		}
 		seen[ch.ID] = true
 		if ch.ID != "" && !idPattern.MatchString(ch.ID) {
-			l.errorf(n.Path, ch.Line, "question %s: answer id %q: use lower-case words joined by hyphens", n.ID, ch.ID)
+			l.errorf(choicePath(n, ch), ch.Line, "question %s: answer id %q: use lower-case words joined by hyphens", n.ID, ch.ID)
 		}
 		if _, ok := l.c.nodes[ch.Next]; !ok && ch.Next != "" {
-			l.errorf(n.Path, ch.Line, "question %s: answer %s leads to unknown node %q", n.ID, ch.ID, ch.Next)
+			l.errorf(choicePath(n, ch), ch.Line, "question %s: answer %s leads to unknown node %q", n.ID, ch.ID, ch.Next)
 		}
 	}
 	if n.Probe == "" {
@@ -135,8 +135,11 @@ func (l *linter) question(n *Node) {
 		values = append(values, v.Value)
 	}
 	for _, ch := range n.Choices {
+		if ch.Layer != "" {
+			continue // a later layer's answer is for people; the probe never gives it
+		}
 		if !slices.Contains(values, ch.ID) {
-			l.errorf(n.Path, ch.Line, "question %s: probe %s never answers %q", n.ID, n.Probe, ch.ID)
+			l.errorf(choicePath(n, ch), ch.Line, "question %s: probe %s never answers %q", n.ID, n.Probe, ch.ID)
 		}
 	}
 	for _, v := range values {
@@ -173,4 +176,13 @@ func probeSpec(name string) (ProbeSpec, bool) {
 		}
 	}
 	return ProbeSpec{}, false
+}
+
+// choicePath is the file an answer is written in: its question's, or the
+// extend.yaml of the layer that added it.
+func choicePath(n *Node, ch Choice) string {
+	if ch.Path != "" {
+		return ch.Path
+	}
+	return n.Path
 }

@@ -102,10 +102,13 @@ func (l *linter) routes() {
 func (l *linter) signals() {
 	seen := map[string]*Signal{}
 	for _, s := range l.c.Signals {
-		if prev, dup := seen[s.ID]; dup {
+		if prev, dup := seen[s.ID]; dup && prev.Path == s.Path {
 			l.errorf(s.Path, s.Line, "signal id %q already used on line %d", s.ID, prev.Line)
+		} else if dup {
+			l.errorf(s.Path, s.Line, "signal id %q already used at %s:%d", s.ID, prev.Path, prev.Line)
+		} else {
+			seen[s.ID] = s
 		}
-		seen[s.ID] = s
 		home, ok := l.c.routes[s.Route]
 		if !ok {
 			l.errorf(s.Path, s.Line, "signal %s: route %q has no outcome", s.ID, s.Route)

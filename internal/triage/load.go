@@ -16,6 +16,8 @@ import (
 const (
 	Dir         = "triage"
 	SignalsFile = "signals.yaml"
+	// ExtendFile is a later layer's additions to the trees below it.
+	ExtendFile = "extend.yaml"
 )
 
 // Load reads the trees and the signals catalogue from a library root. A file
@@ -24,31 +26,57 @@ const (
 // wizard down. Load checks each file on its own; Lint checks how they fit
 // together.
 func Load(fsys fs.FS) (*Catalog, []library.Problem) {
+	return LoadLayers([]library.Layer{{FS: fsys}})
+}
+
+// LoadLayers reads the trees, signals and extensions of every layer of a
+// library, bottom first. A later layer adds trees and signals (their ids
+// are unique across layers: Lint names both files of a duplicate), and in
+// ExtendFile adds answers to earlier layers' questions and its own notes to
+// their outcomes.
+func LoadLayers(layers []library.Layer) (*Catalog, []library.Problem) {
 	c := &Catalog{}
 	var problems []library.Problem
-	names, err := fs.Glob(fsys, Dir+"/*.yaml")
-	if err != nil {
-		problems = append(problems, library.Problem{Path: Dir, Msg: err.Error()})
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		data, err := fs.ReadFile(fsys, name)
+	var exts []*extension
+	for _, l := range layers {
+		names, err := fs.Glob(l.FS, Dir+"/*.yaml")
 		if err != nil {
-			problems = append(problems, library.Problem{Path: name, Msg: err.Error()})
-			continue
+			problems = append(problems, library.Problem{Path: l.Show(Dir), Msg: err.Error()})
 		}
-		d := &decoder{path: name}
-		if path.Base(name) == SignalsFile {
-			c.signalsPath = name
-			sigs, ex := d.signals(data)
-			c.Signals = append(c.Signals, sigs...)
-			c.Explanations = append(c.Explanations, ex...)
-		} else if t := d.tree(data); t != nil {
-			c.Trees = append(c.Trees, t)
+		sort.Strings(names)
+		layer := layerName(l)
+		for _, name := range names {
+			shown := l.Show(name)
+			data, err := fs.ReadFile(l.FS, name)
+			if err != nil {
+				problems = append(problems, library.Problem{Path: shown, Msg: err.Error()})
+				continue
+			}
+			d := &decoder{path: shown}
+			switch path.Base(name) {
+			case SignalsFile:
+				if c.signalsPath == "" {
+					c.signalsPath = shown
+				}
+				sigs, ex := d.signals(data)
+				c.Signals = append(c.Signals, sigs...)
+				c.Explanations = append(c.Explanations, ex...)
+			case ExtendFile:
+				if e := d.extension(data, layer); e != nil {
+					exts = append(exts, e)
+				}
+			default:
+				if t := d.tree(data); t != nil {
+					c.Trees = append(c.Trees, t)
+				}
+			}
+			problems = append(problems, d.problems...)
 		}
-		problems = append(problems, d.problems...)
 	}
 	c.index()
+	for _, e := range exts {
+		problems = append(problems, c.extend(e)...)
+	}
 	library.SortProblems(problems)
 	return c, problems
 }

@@ -61,7 +61,11 @@ type Choice struct {
 	// LabelKo is the Korean twin of Label.
 	LabelKo string `json:"label_ko,omitempty"`
 	Next    string `json:"next"`
-	Line    int    `json:"-"`
+	// Layer names the later layer that added the answer to a lower
+	// layer's question ("" for the question's own answers).
+	Layer string `json:"layer,omitempty"`
+	Line  int    `json:"-"`
+	Path  string `json:"-"` // set for an added answer: the extend.yaml
 }
 
 // Outcome is where a walk ends: a stable route id and the playbook section
@@ -79,6 +83,9 @@ type Outcome struct {
 	DiagnosisKo  string   `json:"diagnosis_ko,omitempty"`
 	MitigationKo []string `json:"mitigation_ko,omitempty"`
 	VerifyKo     []string `json:"verify_ko,omitempty"`
+	// Notes are what later layers add to the outcome (a team's own
+	// commands, contacts and steps), each under its layer's name.
+	Notes []Note `json:"notes,omitempty"`
 }
 
 // Catalog is everything loaded from library/triage: the trees and the
