@@ -20,21 +20,21 @@ var checkFields = []string{"id", "title", "severity", "kinds", "each", "conditio
 
 // parseFiles reads every checks/*.yaml of fsys. A file with problems is
 // left out and its problems returned; the others still load.
-func parseFiles(fsys fs.FS) ([]*Check, []library.Problem) {
-	names, err := fs.Glob(fsys, Dir+"/*.yaml")
+func parseFiles(l library.Layer) ([]*Check, []library.Problem) {
+	names, err := fs.Glob(l.FS, Dir+"/*.yaml")
 	var problems []library.Problem
 	if err != nil {
-		return nil, []library.Problem{{Path: Dir, Msg: err.Error()}}
+		return nil, []library.Problem{{Path: l.Show(Dir), Msg: err.Error()}}
 	}
 	sort.Strings(names)
 	var out []*Check
 	for _, name := range names {
-		data, err := fs.ReadFile(fsys, name)
+		data, err := fs.ReadFile(l.FS, name)
 		if err != nil {
-			problems = append(problems, library.Problem{Path: name, Msg: err.Error()})
+			problems = append(problems, library.Problem{Path: l.Show(name), Msg: err.Error()})
 			continue
 		}
-		c, ps := parseCheck(name, data)
+		c, ps := parseCheck(l.Show(name), data)
 		problems = append(problems, ps...)
 		if c != nil && len(ps) == 0 {
 			out = append(out, c)

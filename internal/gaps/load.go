@@ -17,7 +17,19 @@ type Set struct {
 // problems are left out and their problems returned, so one typo does not
 // disable the others.
 func Load(fsys fs.FS) (*Set, []library.Problem) {
-	parsed, problems := parseFiles(fsys)
+	return LoadLayers([]library.Layer{{FS: fsys}})
+}
+
+// LoadLayers parses and compiles the checks of every layer, bottom first: a
+// team adds its own checks beside the public ones. Ids are unique across
+// layers; a duplicate is left out with a problem naming both files.
+func LoadLayers(layers []library.Layer) (*Set, []library.Problem) {
+	var parsed []*Check
+	var problems []library.Problem
+	for _, l := range layers {
+		cs, ps := parseFiles(l)
+		parsed, problems = append(parsed, cs...), append(problems, ps...)
+	}
 	s := &Set{}
 	seen := map[string]string{}
 	for _, c := range parsed {
