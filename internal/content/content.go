@@ -43,7 +43,10 @@ type Content struct {
 	Graph graph.Graph
 	// Orgs names the organisations by their slug, the one key URLs, filters
 	// and the search index use.
-	Orgs      Orgs
+	Orgs Orgs
+	// Layers are the layers the library is stacked from, public first:
+	// the Source facet's values and the layers a write-up can go to.
+	Layers    []library.LayerInfo
 	Problems  []library.Problem
 	LoadedAt  time.Time
 	Incidents int
@@ -64,9 +67,9 @@ func (o Orgs) Name(slug string) string {
 	return slug
 }
 
-// Loader loads a library folder into Contents.
+// Loader loads a library (a stack of layers) into Contents.
 type Loader struct {
-	fsys    fs.FS
+	stack   *library.Stack
 	dataDir string
 	log     *slog.Logger
 	cur     atomic.Pointer[Content]
@@ -95,8 +98,18 @@ type Loader struct {
 // NewLoader returns a loader for the library rooted at fsys, persisting its
 // read models under dataDir.
 func NewLoader(fsys fs.FS, dataDir string, log *slog.Logger) *Loader {
-	return &Loader{fsys: fsys, dataDir: dataDir, log: log, retire: 30 * time.Second, retiring: map[*Content]bool{}}
+	return NewStackLoader(library.NewStack(library.Layer{FS: fsys}), dataDir, log)
 }
+
+// NewStackLoader returns a loader for a library stacked from layers (the
+// public library and teams' layers). A reload parses again only the layers
+// that changed.
+func NewStackLoader(stack *library.Stack, dataDir string, log *slog.Logger) *Loader {
+	return &Loader{stack: stack, dataDir: dataDir, log: log, retire: 30 * time.Second, retiring: map[*Content]bool{}}
+}
+
+// Layers returns the layers the loader stacks, bottom first.
+func (l *Loader) Layers() []library.Layer { return l.stack.Layers() }
 
 // Current returns the published Content, or nil before the first load.
 func (l *Loader) Current() *Content { return l.cur.Load() }
@@ -169,7 +182,7 @@ func (l *Loader) Load(ctx context.Context) (*Content, error) {
 }
 
 func (l *Loader) load(ctx context.Context) (*Content, error) {
-	hash, err := library.Hash(l.fsys)
+	hash, err := l.stack.Hash()
 	if err != nil {
 		return nil, err
 	}

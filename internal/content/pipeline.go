@@ -35,13 +35,14 @@ func (l *Loader) build(ctx context.Context, hash string) (_ *Content, err error)
 	if err != nil {
 		return nil, err
 	}
-	c.Taxonomy, c.Incidents, c.Playbooks = lib.Taxonomy, len(lib.Incidents), len(lib.Playbooks)
+	c.Taxonomy, c.Incidents, c.Playbooks, c.Layers = lib.Taxonomy, len(lib.Incidents), len(lib.Playbooks), lib.Layers
 	// 3. The triage catalogue and the gap checks, with every problem of
 	//    their files.
-	cat, triageProblems := loadTriage(l.fsys, lib)
-	checks, checkProblems := loadChecks(l.fsys, lib)
+	cat, triageProblems := loadTriage(l.stack.Layers(), lib)
+	checks, checkProblems := loadChecks(l.stack.Layers(), lib)
 	c.Triage, c.Checks = cat, checks
 	problems = append(append(problems, triageProblems...), checkProblems...)
+	l.stack.Attribute(problems)
 	library.SortProblems(problems)
 	// 4. The search index, reopened when one was written for hash, and
 	// 5. the store, built from the library recording those problems or,
@@ -99,7 +100,7 @@ func (l *Loader) reopenStore(ctx context.Context, hash string) *store.Store {
 // with nothing valid is an error naming every problem in the log.
 func (l *Loader) parse(hash string, stored bool) (lib *library.Library, problems []library.Problem, parsed bool, err error) {
 	if stored {
-		tax, err := parseTaxonomy(l.fsys)
+		tax, err := l.stack.Taxonomy()
 		if err != nil {
 			return nil, nil, false, err
 		}
@@ -111,7 +112,7 @@ func (l *Loader) parse(hash string, stored bool) (lib *library.Library, problems
 			l.log.Warn("library snapshot unusable; parsing the library", "err", err)
 		}
 	}
-	lib, problems, err = library.Load(l.fsys)
+	lib, problems, err = l.stack.Load()
 	if err != nil {
 		library.SortProblems(problems)
 		for _, p := range problems {
@@ -143,11 +144,11 @@ func (l *Loader) index(lib *library.Library) (*search.Index, error) {
 	return ix, nil
 }
 
-// loadChecks compiles the gap checks and lists their problems: texts
-// without their Korean twin, and citations of incidents and playbook
-// sections lib does not have.
-func loadChecks(fsys fs.FS, lib *library.Library) (*gaps.Set, []library.Problem) {
-	set, problems := gaps.Load(fsys)
+// loadChecks compiles the gap checks of every layer and lists their
+// problems: texts without their Korean twin, and citations of incidents and
+// playbook sections lib does not have.
+func loadChecks(layers []library.Layer, lib *library.Library) (*gaps.Set, []library.Problem) {
+	set, problems := gaps.LoadLayers(layers)
 	problems = append(problems, set.KoProblems()...)
 	return set, append(problems, set.Dangling(lib)...)
 }

@@ -3,7 +3,6 @@ package content
 import (
 	"bufio"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,15 +96,4 @@ func (l *Loader) saveSnapshot(lib *library.Library) {
 			l.log.Warn("could not save the library snapshot; the next start will parse", "err", err)
 		}
 	}()
-}
-
-// parseTaxonomy reads only the taxonomy, which a decoded snapshot needs
-// beside it.
-func parseTaxonomy(fsys fs.FS) (*library.Taxonomy, error) {
-	src, err := fs.ReadFile(fsys, "taxonomy.yaml")
-	if err != nil {
-		return nil, fmt.Errorf("content: %w", err)
-	}
-	tax, _, err := library.ParseTaxonomy("taxonomy.yaml", src)
-	return tax, err
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -318,4 +319,45 @@ func (l *Library) Show(layer, p string) string {
 		return ly.Show(p)
 	}
 	return p
+}
+
+// Attribute names the layer of each problem that does not say it yet (the
+// triage and check loaders know paths, not layers), by the layer root its
+// path starts with; the rest belong to the bottom layer.
+func (s *Stack) Attribute(problems []Problem) {
+	type root struct{ prefix, name string }
+	var roots []root
+	bottom := PublicLayer
+	for i, l := range s.layers {
+		name := PublicLayer
+		if info, _, err := ReadLayerInfo(l.FS); err == nil && info.Name != "" {
+			name = info.Name
+		}
+		if i == 0 {
+			bottom = name
+		}
+		r := l.Root
+		if r == "" && i > 0 {
+			r = name
+		}
+		if r != "" {
+			roots = append(roots, root{strings.TrimSuffix(r, "/") + "/", name})
+		}
+	}
+	for i := range problems {
+		if problems[i].Layer != "" {
+			continue
+		}
+		best := -1
+		for j, r := range roots {
+			if strings.HasPrefix(problems[i].Path, r.prefix) && (best < 0 || len(r.prefix) > len(roots[best].prefix)) {
+				best = j
+			}
+		}
+		if best >= 0 {
+			problems[i].Layer = roots[best].name
+		} else {
+			problems[i].Layer = bottom
+		}
+	}
 }

@@ -86,7 +86,7 @@ func fill(ctx context.Context, db *sql.DB, lib *library.Library, problems []libr
 	w.playbooks(lib.Playbooks)
 	w.incidents(lib)
 	for _, p := range problems {
-		w.exec(`INSERT INTO problems (path, line, msg) VALUES (?, ?, ?)`, p.Path, p.Line, p.Msg)
+		w.exec(`INSERT INTO problems (path, line, msg, layer, todo) VALUES (?, ?, ?, ?, ?)`, p.Path, p.Line, p.Msg, p.Layer, p.Todo)
 	}
 	w.exec(`INSERT INTO meta (key, value) VALUES ('content_hash', ?), ('complete', '1')`, lib.Hash)
 	if w.err != nil {
@@ -151,8 +151,10 @@ func (w *writer) terms(tax *library.Taxonomy) {
 
 func (w *writer) playbooks(pbs []*library.Playbook) {
 	for _, pb := range pbs {
-		w.exec(`INSERT INTO playbooks (id, title, summary, path, signals, sections, ko) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			pb.ID, pb.Title, pb.Summary, pb.Path, jsonText(orEmpty(pb.Signals)), jsonText(pb.Sections), jsonOrEmpty(pb.Ko))
+		w.exec(`INSERT INTO playbooks (id, title, summary, path, signals, sections, ko, layer, edit_url, changed, changed_from, overrides)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			pb.ID, pb.Title, pb.Summary, pb.Path, jsonText(orEmpty(pb.Signals)), jsonText(pb.Sections), jsonOrEmpty(pb.Ko),
+			layerOf(pb.Layer), pb.EditURL, pb.Changed, pb.ChangedFrom, jsonOrEmpty(pb.Overrides))
 		for _, s := range pb.Symptoms {
 			w.exec(`INSERT INTO playbook_terms (playbook_id, facet, term_id) VALUES (?, 'symptom', ?)`, pb.ID, s)
 		}
@@ -165,11 +167,12 @@ func (w *writer) playbooks(pbs []*library.Playbook) {
 func (w *writer) incidents(lib *library.Library) {
 	for pos, in := range lib.Incidents {
 		w.exec(`INSERT INTO incidents (id, title, summary, organization, org_slug, date, year, trigger_text, detection, path, sections, position,
-				title_ko, summary_ko, kind, added, ko)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				title_ko, summary_ko, kind, added, ko, layer, edit_url, changed, changed_from)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			in.ID, in.Title, in.Summary, in.Organization, OrgSlug(in.Organization), in.Date, in.Year,
 			in.Trigger, in.Detection, in.Path, jsonText(in.Sections), pos,
-			in.TitleKo, in.SummaryKo, in.Kind, in.Added, jsonOrEmpty(in.Ko))
+			in.TitleKo, in.SummaryKo, in.Kind, in.Added, jsonOrEmpty(in.Ko),
+			layerOf(in.Layer), in.EditURL, in.Changed, in.ChangedFrom)
 		for _, r := range in.Routes {
 			w.exec(`INSERT INTO incident_routes (incident_id, route) VALUES (?, ?)`, in.ID, r)
 		}
@@ -202,6 +205,15 @@ func jsonOrEmpty[T any](v *T) string {
 		return ""
 	}
 	return jsonText(v)
+}
+
+// layerOf is the layer an entry is stored under: its own, or the public
+// library for an entry built without one (tests, old snapshots).
+func layerOf(name string) string {
+	if name == "" {
+		return library.PublicLayer
+	}
+	return name
 }
 
 func orEmpty(s []string) []string {

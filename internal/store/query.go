@@ -18,6 +18,9 @@ type Filter struct {
 	Terms map[library.Facet][]string // cause, cause_category, component, symptom, factor, domain
 	Orgs  []string                   // org slugs
 	Years []int
+	// Layers are layer names: the public library, a team's layer (the
+	// Source facet).
+	Layers []string
 }
 
 // Empty reports whether the filter selects everything.
@@ -27,7 +30,7 @@ func (f Filter) Empty() bool {
 			return false
 		}
 	}
-	return len(f.Orgs) == 0 && len(f.Years) == 0
+	return len(f.Orgs) == 0 && len(f.Years) == 0 && len(f.Layers) == 0
 }
 
 // Sort orders of the incident list.
@@ -57,7 +60,10 @@ type IncidentSummary struct {
 	Kind                string   `json:"kind"`
 	// Added is the day the entry joined the library, "" when its file
 	// does not say.
-	Added           string   `json:"added,omitempty"`
+	Added string `json:"added,omitempty"`
+	// Layer is where the incident comes from: "public", or a team
+	// layer's name.
+	Layer           string   `json:"layer"`
 	CauseCategories []string `json:"-"`
 	Year            int      `json:"-"`
 	OrgSlug         string   `json:"-"`
@@ -88,6 +94,12 @@ func where(f Filter, skip string) (string, []any) {
 	if len(f.Years) > 0 && skip != "year" {
 		conds = append(conds, `i.year IN (`+placeholders(len(f.Years))+`)`)
 		for _, v := range f.Years {
+			args = append(args, v)
+		}
+	}
+	if len(f.Layers) > 0 && skip != "layer" {
+		conds = append(conds, `i.layer IN (`+placeholders(len(f.Layers))+`)`)
+		for _, v := range f.Layers {
 			args = append(args, v)
 		}
 	}
@@ -161,14 +173,14 @@ func (s *Store) summaries(ctx context.Context, ids []string) ([]IncidentSummary,
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, title, summary, organization, org_slug, date, year, title_ko, summary_ko, kind, added FROM incidents WHERE id IN (`+placeholders(len(ids))+`)`, args...)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, title, summary, organization, org_slug, date, year, title_ko, summary_ko, kind, added, layer FROM incidents WHERE id IN (`+placeholders(len(ids))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: summaries: %w", err)
 	}
 	byID := map[string]*IncidentSummary{}
 	for rows.Next() {
 		var it IncidentSummary
-		if err := rows.Scan(&it.ID, &it.Title, &it.Summary, &it.Organization, &it.OrgSlug, &it.Date, &it.Year, &it.TitleKo, &it.SummaryKo, &it.Kind, &it.Added); err != nil {
+		if err := rows.Scan(&it.ID, &it.Title, &it.Summary, &it.Organization, &it.OrgSlug, &it.Date, &it.Year, &it.TitleKo, &it.SummaryKo, &it.Kind, &it.Added, &it.Layer); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -266,6 +278,12 @@ func (s *Store) facetCounts(ctx context.Context, f Filter, tax *library.Taxonomy
 		return nil, err
 	}
 	out["year"] = years
+	w, args = where(f, "layer")
+	layers, err := s.groupCounts(ctx, `SELECT i.layer, i.layer, COUNT(*) FROM incidents i WHERE `+w+` GROUP BY i.layer ORDER BY i.layer != 'public', i.layer`, args...)
+	if err != nil {
+		return nil, err
+	}
+	out["layer"] = layers
 	return out, nil
 }
 
@@ -291,9 +309,9 @@ func (s *Store) Incident(ctx context.Context, id string) (*library.Incident, err
 	in := &library.Incident{ID: id}
 	var sections, ko string
 	err := s.db.QueryRowContext(ctx, `SELECT title, summary, organization, date, year, trigger_text, detection, path, sections,
-			title_ko, summary_ko, kind, added, ko FROM incidents WHERE id = ?`, id).
+			title_ko, summary_ko, kind, added, ko, layer, edit_url, changed, changed_from FROM incidents WHERE id = ?`, id).
 		Scan(&in.Title, &in.Summary, &in.Organization, &in.Date, &in.Year, &in.Trigger, &in.Detection, &in.Path, &sections,
-			&in.TitleKo, &in.SummaryKo, &in.Kind, &in.Added, &ko)
+			&in.TitleKo, &in.SummaryKo, &in.Kind, &in.Added, &ko, &in.Layer, &in.EditURL, &in.Changed, &in.ChangedFrom)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("store: incident %q: %w", id, ErrNotFound)
 	}
@@ -349,9 +367,9 @@ func (s *Store) IncidentsForRoute(ctx context.Context, route string, limit int) 
 // Playbook loads one playbook.
 func (s *Store) Playbook(ctx context.Context, id string) (*library.Playbook, error) {
 	pb := &library.Playbook{ID: id}
-	var signals, sections, ko string
-	err := s.db.QueryRowContext(ctx, `SELECT title, summary, path, signals, sections, ko FROM playbooks WHERE id = ?`, id).
-		Scan(&pb.Title, &pb.Summary, &pb.Path, &signals, &sections, &ko)
+	var signals, sections, ko, overrides string
+	err := s.db.QueryRowContext(ctx, `SELECT title, summary, path, signals, sections, ko, layer, edit_url, changed, changed_from, overrides FROM playbooks WHERE id = ?`, id).
+		Scan(&pb.Title, &pb.Summary, &pb.Path, &signals, &sections, &ko, &pb.Layer, &pb.EditURL, &pb.Changed, &pb.ChangedFrom, &overrides)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("store: playbook %q: %w", id, ErrNotFound)
 	}
@@ -363,6 +381,12 @@ func (s *Store) Playbook(ctx context.Context, id string) (*library.Playbook, err
 	}
 	if err := json.Unmarshal([]byte(sections), &pb.Sections); err != nil {
 		return nil, err
+	}
+	if overrides != "" {
+		pb.Overrides = &library.Override{}
+		if err := json.Unmarshal([]byte(overrides), pb.Overrides); err != nil {
+			return nil, fmt.Errorf("store: playbook %q overrides: %w", id, err)
+		}
 	}
 	if ko != "" {
 		pb.Ko = &library.PlaybookKo{}
@@ -399,13 +423,18 @@ type PlaybookSummary struct {
 	// TitleKo and SummaryKo come from the Korean twin; empty without one.
 	TitleKo   string `json:"title_ko,omitempty"`
 	SummaryKo string `json:"summary_ko,omitempty"`
+	// Layer is where the playbook comes from; Overrides, the layer whose
+	// playbook of the same id it replaces ("" when none).
+	Layer     string `json:"layer"`
+	Overrides string `json:"overrides,omitempty"`
 }
 
 // Playbooks lists every playbook by id.
 func (s *Store) Playbooks(ctx context.Context) ([]PlaybookSummary, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.title, p.summary, COALESCE((SELECT json_group_array(term_id) FROM playbook_terms t WHERE t.playbook_id = p.id AND t.facet = 'symptom'), '[]'),
 		CASE WHEN p.ko = '' THEN '' ELSE COALESCE(json_extract(p.ko, '$.title'), '') END,
-		CASE WHEN p.ko = '' THEN '' ELSE COALESCE(json_extract(p.ko, '$.summary'), '') END
+		CASE WHEN p.ko = '' THEN '' ELSE COALESCE(json_extract(p.ko, '$.summary'), '') END,
+		p.layer, COALESCE(json_extract(NULLIF(p.overrides, ''), '$.layer'), '')
 		FROM playbooks p ORDER BY p.id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: playbooks: %w", err)
@@ -415,7 +444,7 @@ func (s *Store) Playbooks(ctx context.Context) ([]PlaybookSummary, error) {
 	for rows.Next() {
 		var p PlaybookSummary
 		var syms string
-		if err := rows.Scan(&p.ID, &p.Title, &p.Summary, &syms, &p.TitleKo, &p.SummaryKo); err != nil {
+		if err := rows.Scan(&p.ID, &p.Title, &p.Summary, &syms, &p.TitleKo, &p.SummaryKo, &p.Layer, &p.Overrides); err != nil {
 			return nil, err
 		}
 		_ = json.Unmarshal([]byte(syms), &p.Symptoms)
@@ -604,7 +633,7 @@ func (s *Store) CoOccurring(ctx context.Context, facet library.Facet, term strin
 
 // Problems returns the load problems recorded with this model.
 func (s *Store) Problems(ctx context.Context) ([]library.Problem, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT path, line, msg FROM problems ORDER BY rowid`)
+	rows, err := s.db.QueryContext(ctx, `SELECT path, line, msg, layer, todo FROM problems ORDER BY rowid`)
 	if err != nil {
 		return nil, fmt.Errorf("store: problems: %w", err)
 	}
@@ -612,7 +641,7 @@ func (s *Store) Problems(ctx context.Context) ([]library.Problem, error) {
 	var out []library.Problem
 	for rows.Next() {
 		var p library.Problem
-		if err := rows.Scan(&p.Path, &p.Line, &p.Msg); err != nil {
+		if err := rows.Scan(&p.Path, &p.Line, &p.Msg, &p.Layer, &p.Todo); err != nil {
 			return nil, err
 		}
 		out = append(out, p)

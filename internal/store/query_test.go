@@ -116,7 +116,7 @@ func TestIncidentSummary(t *testing.T) {
 		Domains: []string{"kubernetes"}, Components: []string{"kube-scheduler"}, Causes: []string{"faulty-change-rollout"},
 		Symptoms: []string{"pod-pending"}, ContributingFactors: []string{"delayed-communication"},
 		CauseCategories: []string{"deployment-defect"},
-		TitleKo:         "테스트 사례 제목", SummaryKo: "테스트용으로 만든 가상의 사례입니다.", Kind: "incident",
+		TitleKo:         "테스트 사례 제목", SummaryKo: "테스트용으로 만든 가상의 사례입니다.", Kind: "incident", Layer: "public",
 	}
 	if diff := cmp.Diff(want, items[0]); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
@@ -161,7 +161,8 @@ func TestFacetCounts(t *testing.T) {
 		"cause_category": {{"deployment-defect", "Deployment defect", "", 2}, {"dependency-failure", "Dependency failure", "", 1}},
 		"org": {{"example-cloud", "Example Cloud", "", 1}, {"example-gpu-co", "Example GPU Co", "", 1},
 			{"example-registry-ltd", "Example Registry Ltd", "", 1}},
-		"year": {{"2024", "2024", "", 1}, {"2023", "2023", "", 1}, {"2022", "2022", "", 1}},
+		"year":  {{"2024", "2024", "", 1}, {"2023", "2023", "", 1}, {"2022", "2022", "", 1}},
+		"layer": {{"public", "public", "", 3}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("facet counts (-want +got):\n%s", diff)
@@ -215,8 +216,8 @@ func TestPlaybookRoundTrip(t *testing.T) {
 	}
 	wantList := []PlaybookSummary{
 		{ID: "gpu-missing", Title: "GPU missing on a node", Summary: "TEST FIXTURE - find out why a node shows fewer GPUs than it has.", Symptoms: []string{"gpu-missing"},
-			TitleKo: "노드에서 GPU가 안 보일 때", SummaryKo: "테스트용 - 노드의 GPU가 실제보다 적게 보이는 이유를 찾는다."},
-		{ID: "pod-pending", Title: "Pod stuck in Pending", Summary: "TEST FIXTURE - read the scheduler's reasons and fix the constraint.", Symptoms: []string{"pod-pending"}},
+			TitleKo: "노드에서 GPU가 안 보일 때", SummaryKo: "테스트용 - 노드의 GPU가 실제보다 적게 보이는 이유를 찾는다.", Layer: "public"},
+		{ID: "pod-pending", Title: "Pod stuck in Pending", Summary: "TEST FIXTURE - read the scheduler's reasons and fix the constraint.", Symptoms: []string{"pod-pending"}, Layer: "public"},
 	}
 	if diff := cmp.Diff(wantList, list); diff != "" {
 		t.Errorf("Playbooks (-want +got):\n%s", diff)
