@@ -54,7 +54,7 @@ func runExport(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return fmt.Errorf("export: no valid library: %w", err)
 	}
-	f, err := selection.ParseFilter(filters, c.Taxonomy, c.Orgs)
+	f, err := selection.ParseFilter(filters, c.Taxonomy, c.Orgs, c.LayerNames())
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}

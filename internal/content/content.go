@@ -67,6 +67,32 @@ func (o Orgs) Name(slug string) string {
 	return slug
 }
 
+// LayerNames lists the names of the library's layers, public first: the
+// values of the layer filter.
+func (c *Content) LayerNames() []string {
+	out := make([]string, len(c.Layers))
+	for i, l := range c.Layers {
+		out[i] = l.Name
+	}
+	if len(out) == 0 {
+		out = append(out, library.PublicLayer)
+	}
+	return out
+}
+
+// Layer returns the info of a layer by name.
+func (c *Content) Layer(name string) (library.LayerInfo, bool) {
+	for _, l := range c.Layers {
+		if l.Name == name {
+			return l, true
+		}
+	}
+	if name == library.PublicLayer || name == "" {
+		return library.PublicInfo, true
+	}
+	return library.LayerInfo{}, false
+}
+
 // Loader loads a library (a stack of layers) into Contents.
 type Loader struct {
 	stack   *library.Stack

@@ -13,7 +13,7 @@ import (
 var csvHeader = []string{"id", "title", "summary", "organization", "date", "year",
 	"domains", "components", "causes", "cause_categories", "symptoms", "contributing_factors",
 	"trigger", "detection", "playbooks", "source_urls", "source_kinds", "path", "url",
-	"title_ko", "summary_ko", "kind", "routes", "added"}
+	"title_ko", "summary_ko", "kind", "routes", "added", "layer"}
 
 // multiSep joins the values of a multi-valued column. Term ids never contain
 // it, so a spreadsheet can split the cell again.
@@ -35,7 +35,7 @@ func WriteCSV(w io.Writer, lib *Library) error {
 		row := []string{in.ID, in.Title, in.Summary, in.Organization, in.Date, strconv.Itoa(in.Year),
 			join(in.Domains), join(in.Components), join(in.Causes), join(in.CauseCategories), join(in.Symptoms), join(in.ContributingFactors),
 			in.Trigger, in.Detection, join(in.Playbooks), join(urls), join(kinds), in.Path, in.URL,
-			in.TitleKo, in.SummaryKo, in.Kind, join(in.Routes), in.Added}
+			in.TitleKo, in.SummaryKo, in.Kind, join(in.Routes), in.Added, in.Layer}
 		for i, cell := range row {
 			row[i] = defuse(cell)
 		}

@@ -60,6 +60,7 @@ type Incident struct {
 	Routes              []string         `json:"routes"`
 	Added               string           `json:"added,omitempty"`
 	SectionsKo          []Section        `json:"sections_ko,omitempty" jsonschema:"the Korean body, when the library has one"`
+	Layer               string           `json:"layer" jsonschema:"where the incident comes from: public, or a team layer's name"`
 }
 
 // Section is one "##" section: its anchor, heading and Markdown body.
@@ -144,7 +145,7 @@ func FromIncident(tax *library.Taxonomy, in *library.Incident) Incident {
 		Domains: list(in.Domains), Components: list(in.Components), Causes: list(in.Causes), CauseCategories: CauseCategories(tax, in.Causes),
 		Symptoms: list(in.Symptoms), ContributingFactors: list(in.ContributingFactors), Trigger: in.Trigger, Detection: in.Detection,
 		Sources: in.Sources, Playbooks: list(in.Playbooks), Sections: sections(in.Sections), Path: in.Path, URL: "/incidents/" + in.ID,
-		TitleKo: in.TitleKo, SummaryKo: in.SummaryKo, Kind: in.Kind, Routes: list(in.Routes), Added: in.Added}
+		TitleKo: in.TitleKo, SummaryKo: in.SummaryKo, Kind: in.Kind, Routes: list(in.Routes), Added: in.Added, Layer: layerOf(in.Layer)}
 	if in.Ko != nil {
 		out.SectionsKo = sections(in.Ko.Sections)
 	}
@@ -194,4 +195,12 @@ func list(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// layerOf is the layer of an incident, the public library when it names none.
+func layerOf(name string) string {
+	if name == "" {
+		return library.PublicLayer
+	}
+	return name
 }

@@ -99,7 +99,7 @@ func TestRoundTrip(t *testing.T) {
 
 func TestFilteredExport(t *testing.T) {
 	c := loaded(t)
-	f, err := selection.ParseFilter(url.Values{"domain": {"gpu"}}, c.Taxonomy, c.Orgs)
+	f, err := selection.ParseFilter(url.Values{"domain": {"gpu"}}, c.Taxonomy, c.Orgs, c.LayerNames())
 	if err != nil {
 		t.Fatal(err)
 	}

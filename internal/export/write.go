@@ -85,16 +85,15 @@ func WriteLibrary(dir string, lib *Library) error {
 // Ids become file names, so they are checked against the library's own
 // patterns before use: an export is input like any other.
 var (
-	incidentID   = regexp.MustCompile(`^IL-\d{4}$`)
-	incidentName = regexp.MustCompile(`^IL-\d{4}(-[a-z0-9]+)*\.md$`)
+	incidentName = regexp.MustCompile(`^[A-Z][A-Z0-9]{1,9}-\d{4,6}(-[a-z0-9]+)*\.md$`)
 	playbookID   = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 )
 
 // incidentFile keeps the file name the incident had, when it is a valid one
 // for its id, so a re-imported library diffs cleanly against the original.
 func incidentFile(in Incident) (string, error) {
-	if !incidentID.MatchString(in.ID) {
-		return "", fmt.Errorf("export: incident id %q must look like IL-0042", in.ID)
+	if !library.IsIncidentID(in.ID) {
+		return "", fmt.Errorf("export: incident id %q must look like IL-0042 (or a team layer's ACME-0042)", in.ID)
 	}
 	if base := path.Base(in.Path); incidentName.MatchString(base) && strings.HasPrefix(base, in.ID) {
 		return base, nil

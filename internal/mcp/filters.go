@@ -47,7 +47,7 @@ func parseSelection(c *content.Content, f *Filters, args url.Values, p selection
 	for k, v := range args {
 		q[k] = v
 	}
-	return selection.Parse(q, c.Taxonomy, c.Orgs, p)
+	return selection.Parse(q, c.Taxonomy, c.Orgs, c.LayerNames(), p)
 }
 
 // TermRef names a taxonomy term.

@@ -26,7 +26,7 @@ func TestHeadingPart(t *testing.T) {
 }
 
 func TestIncidentID(t *testing.T) {
-	for in, want := range map[string]string{"IL-0021": "IL-0021", "il-21": "IL-0021", " IL21 ": "IL-0021", "IL-4": "IL-0004"} {
+	for in, want := range map[string]string{"IL-0021": "IL-0021", "il-21": "IL-0021", " IL21 ": "IL-0021", "IL-4": "IL-0004", "ACME-0007": "ACME-0007", "acme-7": "ACME-0007", "IL-10001": "IL-10001"} {
 		if got, err := incidentID(in); err != nil || got != want {
 			t.Errorf("incidentID(%q) = %q, %v; want %q", in, got, err, want)
 		}

@@ -48,17 +48,17 @@ var incidentTool = toolSpec[IncidentInput]{
 		"Follow-ups/Lessons sections, linked playbooks and similar incidents. Cite it by id and source URL.",
 }
 
-var incidentIDPattern = regexp.MustCompile(`^IL-?(\d{1,4})$`)
+var incidentIDPattern = regexp.MustCompile(`^(IL|[A-Z][A-Z0-9]{1,9})-?(\d{1,4}|[1-9]\d{4,5})$`)
 
 // incidentID accepts the ways people write an id and returns the canonical
-// IL-0042 form.
+// form: IL-0042 for the public library, ACME-0007 for a team's layer.
 func incidentID(s string) (string, error) {
 	m := incidentIDPattern.FindStringSubmatch(strings.ToUpper(strings.TrimSpace(s)))
 	if m == nil {
-		return "", badArg("incident id %q: an id looks like IL-0021", s)
+		return "", badArg("incident id %q: an id looks like IL-0021 (or a team layer's prefix, e.g. ACME-0007)", s)
 	}
-	n, _ := strconv.Atoi(m[1])
-	return fmt.Sprintf("IL-%04d", n), nil
+	n, _ := strconv.Atoi(m[2])
+	return fmt.Sprintf("%s-%04d", m[1], n), nil
 }
 
 func (t *tools) incident(ctx context.Context, c *content.Content, _ *sdk.CallToolRequest, in IncidentInput) (IncidentOutput, error) {

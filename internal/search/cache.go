@@ -85,6 +85,9 @@ func cacheKey(r Request) string {
 	for _, y := range years {
 		b.WriteString(strconv.Itoa(y) + ",")
 	}
+	layers := slices.Clone(r.Layer)
+	slices.Sort(layers)
+	b.WriteString("\x00layer=" + strings.Join(layers, ","))
 	b.WriteString("\x00" + strconv.Itoa(max(r.Page, 1)) + "/" + strconv.Itoa(r.PerPage))
 	return b.String()
 }

@@ -15,7 +15,10 @@ const (
 	facetOrg  = "org"
 	facetYear = "year"
 	facetKind = "kind"
-	maxOrgs   = 50 // organizations listed in the org facet, most frequent first
+	// facetLayer is where a document comes from: the public library or a
+	// team's layer (the Source facet).
+	facetLayer = "layer"
+	maxOrgs    = 50 // organizations listed in the org facet, most frequent first
 )
 
 // facetValue is one value of one facet: symptom "pod-pending", org "openai",
@@ -91,14 +94,24 @@ func newFacetTable(lib *library.Library) *facetTable {
 			y := strconv.Itoa(in.Year)
 			t.add(rank, facetYear, y, y)
 		}
+		t.add(rank, facetLayer, layerOf(in.Layer), layerOf(in.Layer))
 	}
 	for i, pb := range lib.Playbooks {
 		rank := len(lib.Incidents) + i
 		t.add(rank, facetKind, KindPlaybook, "Playbook")
 		addTerms(rank, library.FacetSymptom, pb.Symptoms)
 		addTerms(rank, library.FacetComponent, pb.Components)
+		t.add(rank, facetLayer, layerOf(pb.Layer), layerOf(pb.Layer))
 	}
 	return t
+}
+
+// layerOf is the layer of an entry, the public library when it names none.
+func layerOf(name string) string {
+	if name == "" {
+		return library.PublicLayer
+	}
+	return name
 }
 
 // docFilter is a compiled Request filter: a document passes when, for every
@@ -210,6 +223,7 @@ func (ix *Index) compileFilter(r Request) (*docFilter, error) {
 	}
 	group(facetOrg, orgs, r.Org)
 	group(facetYear, years, years)
+	group(facetLayer, r.Layer, r.Layer)
 	return f, nil
 }
 

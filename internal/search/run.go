@@ -291,8 +291,12 @@ func (ix *Index) hit(d scored, locs bsearch.FieldTermLocationMap, doc func() *do
 	return hit
 }
 
-// idQuery is an incident id as people type it: IL-0171, il-171, 0171, 171.
-var idQuery = regexp.MustCompile(`(?i)^(?:il-?)?(\d{1,6})$`)
+// idQuery is an incident id as people type it: IL-0171, il-171, 0171, 171;
+// teamIDQuery is a team layer's id: ACME-0007, acme-7.
+var (
+	idQuery     = regexp.MustCompile(`(?i)^(?:il-?)?(\d{1,6})$`)
+	teamIDQuery = regexp.MustCompile(`(?i)^([a-z][a-z0-9]{1,9})-(\d{1,6})$`)
+)
 
 // exactRank is the rank of the document the query names by id, or -1.
 func (ix *Index) exactRank(q *userQuery) int {
@@ -309,6 +313,13 @@ func (ix *Index) exactRank(q *userQuery) int {
 			}
 		}
 		return -1
+	}
+	if m := teamIDQuery.FindStringSubmatch(w); m != nil {
+		if n, err := strconv.Atoi(m[2]); err == nil {
+			if rank, ok := ix.rankByID[fmt.Sprintf("%s-%04d", strings.ToUpper(m[1]), n)]; ok {
+				return rank
+			}
+		}
 	}
 	if rank, ok := ix.rankByID[strings.ToLower(w)]; ok && ix.byRank[rank].playbook != nil {
 		return rank

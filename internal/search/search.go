@@ -43,6 +43,9 @@ type Request struct {
 	// library.Slug of the name) and by the year of the incident date.
 	Org  []string
 	Year []int
+	// Layer keeps the documents of these layers: "public", a team's
+	// layer name (the Source facet).
+	Layer []string
 	// Page is 1-based; 0 means 1. PerPage 0 means DefaultPerPage.
 	Page, PerPage int
 }
@@ -54,7 +57,7 @@ type Result struct {
 	Hits  []Hit  `json:"hits"`
 	// Facets counts the terms of each facet over the whole result set, keyed
 	// by facet name ("symptom", "component", "cause", "cause_category",
-	// "factor", "domain", "org", "year", "kind"), most frequent first; only
+	// "factor", "domain", "org", "year", "kind", "layer"), most frequent first; only
 	// terms found in the result appear.
 	Facets map[string][]FacetCount `json:"facets"`
 	// SuggestedFilters are taxonomy terms named in the query that are not

@@ -59,13 +59,14 @@ var FacetParams = []FacetParam{
 	{"domain", library.FacetDomain},
 }
 
-// FilterParams are every filter parameter: the facets, then org and year.
+// FilterParams are every filter parameter: the facets, then org, year and
+// layer (the Source facet: the public library or a team's layer).
 var FilterParams = func() []string {
 	var out []string
 	for _, fp := range FacetParams {
 		out = append(out, fp.Param)
 	}
-	return append(out, "org", "year")
+	return append(out, "org", "year", "layer")
 }()
 
 // ErrInvalid is what every refused selection wraps: the caller's mistake
@@ -91,11 +92,12 @@ type Paging struct {
 
 // Parse reads a whole selection from q. orgs maps the library's
 // organisation slugs to names (content.Orgs); an organisation may be given
-// by slug or by name. Unknown parameters are ignored.
-func Parse(q url.Values, tax *library.Taxonomy, orgs map[string]string, p Paging) (Selection, error) {
+// by slug or by name. layers are the names of the library's layers.
+// Unknown parameters are ignored.
+func Parse(q url.Values, tax *library.Taxonomy, orgs map[string]string, layers []string, p Paging) (Selection, error) {
 	s := Selection{Sort: store.SortNewest, Page: 1, PerPage: p.DefaultPerPage}
 	var err error
-	if s.Filter, err = ParseFilter(q, tax, orgs); err != nil {
+	if s.Filter, err = ParseFilter(q, tax, orgs, layers); err != nil {
 		return s, err
 	}
 	switch v := q.Get("sort"); v {
@@ -137,7 +139,7 @@ func Parse(q url.Values, tax *library.Taxonomy, orgs map[string]string, p Paging
 // OR within a parameter, AND across them. An unknown value is an error
 // naming the nearest valid one, so a mistyped link fails loudly instead of
 // silently selecting everything.
-func ParseFilter(q url.Values, tax *library.Taxonomy, orgs map[string]string) (store.Filter, error) {
+func ParseFilter(q url.Values, tax *library.Taxonomy, orgs map[string]string, layers []string) (store.Filter, error) {
 	f := store.Filter{Terms: map[library.Facet][]string{}}
 	for _, fp := range FacetParams {
 		for _, v := range splitValues(q[fp.Param]) {
@@ -162,6 +164,12 @@ func ParseFilter(q url.Values, tax *library.Taxonomy, orgs map[string]string) (s
 		if !slices.Contains(f.Years, y) {
 			f.Years = append(f.Years, y)
 		}
+	}
+	for _, v := range splitValues(q["layer"]) {
+		if !slices.Contains(layers, v) {
+			return f, Unknown("layer", v, layers)
+		}
+		f.Layers = appendNew(f.Layers, v)
 	}
 	return f, nil
 }
@@ -205,6 +213,9 @@ func FilterValues(f store.Filter) url.Values {
 	}
 	for _, y := range f.Years {
 		v.Add("year", strconv.Itoa(y))
+	}
+	for _, l := range f.Layers {
+		v.Add("layer", l)
 	}
 	return v
 }
@@ -283,7 +294,7 @@ func Unknown(param, v string, valid []string) error {
 // knows organisations by the same slugs.
 func (s Selection) SearchRequest() search.Request {
 	req := search.Request{Query: s.Query, Kind: s.Kind, Filters: map[library.Facet][]string{}, Org: s.Filter.Orgs,
-		Year: s.Filter.Years, Page: s.Page, PerPage: s.PerPage}
+		Year: s.Filter.Years, Layer: s.Filter.Layers, Page: s.Page, PerPage: s.PerPage}
 	for f, v := range s.Filter.Terms {
 		if len(v) > 0 {
 			req.Filters[f] = v

@@ -26,7 +26,10 @@ func fixture(t *testing.T) (*library.Taxonomy, map[string]string) {
 	return lib.Taxonomy, orgs
 }
 
-var paging = Paging{DefaultPerPage: 20, MaxPerPage: 100}
+var (
+	paging = Paging{DefaultPerPage: 20, MaxPerPage: 100}
+	layers = []string{"public", "acme"}
+)
 
 func TestParse(t *testing.T) {
 	tax, orgs := fixture(t)
@@ -49,11 +52,13 @@ func TestParse(t *testing.T) {
 		{"everything else", "q=+taint+gpu+&kind=playbook&sort=title&page=3&per_page=50&lang=ko",
 			Selection{Query: "taint gpu", Kind: KindPlaybook, Sort: store.SortTitle, Page: 3, PerPage: 50, Lang: "ko"}},
 		{"kind all is both", "kind=all", Selection{Sort: store.SortNewest, Page: 1, PerPage: 20}},
+		{"layer (the Source facet)", "layer=acme,public&layer=acme",
+			Selection{Filter: store.Filter{Layers: []string{"acme", "public"}}, Sort: store.SortNewest, Page: 1, PerPage: 20}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			q, _ := url.ParseQuery(tt.q)
-			got, err := Parse(q, tax, orgs, paging)
+			got, err := Parse(q, tax, orgs, layers, paging)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +72,7 @@ func TestParse(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 			// A parsed selection renders back to parameters that parse to it.
-			again, err := Parse(got.Values(paging.DefaultPerPage), tax, orgs, paging)
+			again, err := Parse(got.Values(paging.DefaultPerPage), tax, orgs, layers, paging)
 			if err != nil || !cmp.Equal(got, again) {
 				t.Errorf("round trip: %v\n%s", err, cmp.Diff(got, again))
 			}
@@ -89,12 +94,13 @@ func TestParseRefuses(t *testing.T) {
 		{"per_page=500", `invalid per_page "500": want a number from 1 to 100`},
 		{"kind=video", `invalid kind "video": want incident, playbook or all`},
 		{"lang=fr", `invalid lang "fr": want en or ko`},
+		{"layer=acm", `unknown layer "acm" (did you mean "acme"?)`},
 		{"q=" + strings.Repeat("x", MaxQuery+1), "query is 501 bytes, at most 500"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
 			q, _ := url.ParseQuery(tt.q)
-			_, err := Parse(q, tax, orgs, paging)
+			_, err := Parse(q, tax, orgs, layers, paging)
 			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want ErrInvalid saying %q", err, tt.want)
 			}

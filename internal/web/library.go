@@ -14,7 +14,7 @@ const perPageDefault = 20
 
 // parseListFor parses the list state against the loaded content.
 func parseListFor(r *http.Request, c *content.Content) (listState, error) {
-	sel, err := selection.Parse(r.URL.Query(), c.Taxonomy, c.Orgs, selection.Paging{DefaultPerPage: perPageDefault, MaxPerPage: 100})
+	sel, err := selection.Parse(r.URL.Query(), c.Taxonomy, c.Orgs, c.LayerNames(), selection.Paging{DefaultPerPage: perPageDefault, MaxPerPage: 100})
 	return listState{Selection: sel, defaultPer: perPageDefault}, err
 }
 
