@@ -156,13 +156,15 @@ func (s *Server) handleAPIProblems(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	type problem struct {
-		Path string `json:"path"`
-		Line int    `json:"line"`
-		Msg  string `json:"message"`
+		Path  string `json:"path"`
+		Line  int    `json:"line"`
+		Msg   string `json:"message"`
+		Layer string `json:"layer,omitempty"`
+		Todo  bool   `json:"todo,omitempty"`
 	}
 	out := []problem{}
 	for _, p := range c.Problems {
-		out = append(out, problem{p.Path, p.Line, p.Msg})
+		out = append(out, problem{p.Path, p.Line, p.Msg, p.Layer, p.Todo})
 	}
 	body := map[string]any{"hash": c.Hash, "problems": out}
 	if f := s.content.Failure(); f != nil {
