@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -16,7 +15,6 @@ import (
 	"casebook/internal/library"
 	"casebook/internal/search"
 	"casebook/internal/triage"
-	deflib "casebook/library"
 )
 
 const classifyUsage = `Usage: casebook triage classify [FILE] [--json]
@@ -99,11 +97,11 @@ type openSearch func() (answer.Searcher, func(), error)
 // the library's content hash like the server's.
 func relatedSearch(dir string, getenv func(string) string) openSearch {
 	return func() (answer.Searcher, func(), error) {
-		var fsys fs.FS = deflib.FS
-		if dir != "" {
-			fsys = os.DirFS(dir)
+		layers, err := dirLayers(dir)
+		if err != nil {
+			return nil, nil, err
 		}
-		lib, _, err := library.Load(fsys)
+		lib, _, err := library.NewStack(layers...).Load()
 		if err != nil {
 			return nil, nil, err
 		}

@@ -47,7 +47,11 @@ func runExport(ctx context.Context, args []string, getenv func(string) string, s
 	}
 
 	// Only the SQLite model is needed; the search index is not built.
-	loader := content.NewLoader(libraryFS(cfg), cfg.Data, newLogger(cfg, stderr))
+	stack, err := libraryStack(cfg)
+	if err != nil {
+		return err
+	}
+	loader := content.NewStackLoader(stack, cfg.Data, newLogger(cfg, stderr))
 	loader.NoSearch = true
 	defer loader.Close()
 	c, err := loader.Load(ctx)

@@ -106,7 +106,11 @@ func runGaps(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // checks have problems is refused, since a check left out would pass
 // silently.
 func loadChecks(dir string) (*gaps.Set, error) {
-	set, problems := gaps.Load(libraryDir(dir))
+	layers, err := dirLayers(dir)
+	if err != nil {
+		return nil, err
+	}
+	set, problems := gaps.LoadLayers(layers)
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("gaps: the library's checks have problems (run casebook lint), first: %s", problems[0])
 	}

@@ -6,9 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"time"
 
 	"casebook/internal/cluster"
@@ -16,7 +13,6 @@ import (
 	"casebook/internal/live"
 	"casebook/internal/mcp"
 	"casebook/internal/search"
-	deflib "casebook/library"
 )
 
 // runMCP serves the MCP tools over stdin and stdout, for an assistant that
@@ -41,7 +37,11 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 		return err
 	}
 	log := newLogger(cfg, stderr)
-	loader := content.NewLoader(libraryFS(cfg), cfg.Data, log)
+	stack, err := libraryStack(cfg)
+	if err != nil {
+		return err
+	}
+	loader := content.NewStackLoader(stack, cfg.Data, log)
 	loader.Search = search.Options{CacheBytes: -1}
 	defer loader.Close()
 	opts := mcp.Options{Version: version(), Log: log}
@@ -64,9 +64,7 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	if cfg.Library != "" {
-		go watchLibrary(ctx, cfg.Library, cfg.Data, reloadWith(loader), log)
-	}
+	watchLayers(ctx, cfg.Data, loader, log)
 	return mcp.ServeIO(ctx, mcp.NewServer(loader, opts), stdin, stdout)
 }
 
@@ -109,7 +107,8 @@ func parseFlags(fl *flagSet, args []string) error {
 // libraryFlags registers --library, --data and the log flags with the same
 // names, defaults and environment variables as serve.
 func libraryFlags(fl *flagSet, c *config, logLevel string) {
-	fl.str(&c.Library, "library", "", "use this library folder (the one holding taxonomy.yaml) instead of the embedded one")
+	fl.libraries(&c.Libraries, libraryUsage)
+	fl.boolean(&c.NoEmbedded, "no-embedded", false, "leave the embedded public library out: the first --library folder is the bottom layer")
 	fl.str(&c.Data, "data", defaultDataDir(fl.getenv), "folder for derived data (SQLite read model, search index); safe to delete")
 	fl.str(&c.LogFormat, "log-format", "text", "log format: text or json")
 	fl.str(&c.LogLevel, "log-level", logLevel, "log level: debug, info, warn, error")
@@ -119,22 +118,8 @@ func checkLibraryConfig(c config) error {
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return fmt.Errorf("--log-format must be text or json, not %q", c.LogFormat)
 	}
-	if c.Library != "" {
-		if _, err := os.Stat(filepath.Join(c.Library, "taxonomy.yaml")); err != nil {
-			return fmt.Errorf("--library %s is not a library folder: %v", c.Library, err)
-		}
-	}
-	return nil
-}
-
-func libraryFS(c config) fs.FS { return libraryDir(c.Library) }
-
-// libraryDir is the library folder dir, or the embedded library for "".
-func libraryDir(dir string) fs.FS {
-	if dir == "" {
-		return deflib.FS
-	}
-	return os.DirFS(dir)
+	_, err := libraryLayers(c.Libraries, c.NoEmbedded)
+	return err
 }
 
 // parseInterspersed parses flags that may come before or after the

@@ -104,7 +104,11 @@ func runTriageLive(ctx context.Context, args []string, stdout, stderr io.Writer)
 }
 
 func loadCatalog(dir string) (*triage.Catalog, error) {
-	cat, problems := triage.Load(libraryDir(dir))
+	layers, err := dirLayers(dir)
+	if err != nil {
+		return nil, err
+	}
+	cat, problems := triage.LoadLayers(layers)
 	if cat.Root() == nil {
 		if len(problems) > 0 {
 			return nil, fmt.Errorf("triage: library has problems, first: %s", problems[0])

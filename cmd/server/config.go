@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"casebook/internal/i18n"
+	"casebook/internal/library"
 	"casebook/internal/web"
 )
 
@@ -20,7 +21,9 @@ import (
 // a flag on the command line wins over the environment.
 type config struct {
 	Addr            string
-	Library         string
+	Libraries       []string
+	NoEmbedded      bool
+	RestrictLayers  []string
 	Data            string
 	LogFormat       string
 	LogLevel        string
@@ -112,7 +115,10 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs := &flagSet{FlagSet: flag.NewFlagSet("serve", flag.ContinueOnError), getenv: getenv}
 	fs.SetOutput(stderr)
 	fs.str(&c.Addr, "addr", "127.0.0.1:8080", "address to listen on")
-	fs.str(&c.Library, "library", "", "serve this library folder (the one holding taxonomy.yaml) instead of the embedded one; it is watched and reloaded on change")
+	fs.libraries(&c.Libraries, libraryUsage)
+	fs.boolean(&c.NoEmbedded, "no-embedded", false, "leave the embedded public library out: the first --library folder is the bottom layer")
+	var restrict string
+	fs.str(&restrict, "restrict-layer", "", "comma-separated layer names hidden from users not on the allow-list (--allow-users, --allow-domains); needs --auth-header")
 	fs.str(&c.Data, "data", defaultDataDir(getenv), "folder for derived data (SQLite read model, search index); safe to delete")
 	fs.str(&c.LogFormat, "log-format", "text", "log format: text or json")
 	fs.str(&c.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
@@ -176,9 +182,16 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	if _, err := web.ParsePublicURL(c.PublicURL); err != nil {
 		return c, fmt.Errorf("--public-url: %w", err)
 	}
-	if c.Library != "" {
-		if _, err := os.Stat(filepath.Join(c.Library, "taxonomy.yaml")); err != nil {
-			return c, fmt.Errorf("--library %s is not a library folder: %v", c.Library, err)
+	if _, err := libraryLayers(c.Libraries, c.NoEmbedded); err != nil {
+		return c, err
+	}
+	c.RestrictLayers = splitList(restrict)
+	if len(c.RestrictLayers) > 0 && c.AuthHeader == "" {
+		return c, fmt.Errorf("--restrict-layer needs --auth-header: without a signed-in identity nobody can be told apart from the public")
+	}
+	for _, name := range c.RestrictLayers {
+		if name == library.PublicLayer {
+			return c, fmt.Errorf("--restrict-layer %s: the public library cannot be restricted; use --restrict-reads to limit the whole portal", name)
 		}
 	}
 	return c, nil

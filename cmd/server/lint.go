@@ -5,41 +5,55 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 
 	"casebook/internal/content"
-	deflib "casebook/library"
+	"casebook/internal/library"
 )
 
-// runLint prints every problem of a library folder, one "path:line: message"
-// per line, and exits 1 when there is any, so it can gate a CI job.
+// runLint prints every problem of a library, one "path:line: message" per
+// line, and exits 1 when there is any, so it can gate a CI job. Given
+// several folders it lints them as the server would stack them, so a team's
+// CI catches a term that redefines a public one or an id two layers share.
 func runLint(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fl := flag.NewFlagSet("lint", flag.ContinueOnError)
 	fl.SetOutput(stderr)
+	noEmbedded := fl.Bool("no-embedded", false, "leave the embedded public library out: the first DIR is the bottom layer")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: casebook lint [DIR]\n\nDIR is a library folder (the one holding taxonomy.yaml); without it, the embedded library.")
+		fmt.Fprint(stderr, `Usage: casebook lint [--no-embedded] [DIR...]
+
+Without DIR, the embedded public library. A DIR with layer.yaml is a team's
+layer, linted on top of the embedded public library (and of the DIRs before
+it); a DIR without layer.yaml is a whole public library. Paths are printed
+under each DIR when there are several layers.
+
+`)
+		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
 		return exitCode(2)
 	}
-	var fsys fs.FS = deflib.FS
-	if fl.NArg() > 0 {
-		dir := fl.Arg(0)
-		if _, err := os.Stat(dir + "/taxonomy.yaml"); err != nil {
-			return fmt.Errorf("lint: %s is not a library folder (no taxonomy.yaml)", dir)
-		}
-		fsys = os.DirFS(dir)
+	layers, err := libraryLayers(fl.Args(), *noEmbedded)
+	if err != nil {
+		return fmt.Errorf("lint: %w", err)
 	}
-	problems, err := content.Lint(fsys)
+	problems, err := content.LintStack(library.NewStack(layers...))
+	todo := 0
 	for _, p := range problems {
 		fmt.Fprintln(stdout, p)
+		if p.Todo {
+			todo++
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "lint:", err)
 		return exitCode(1)
 	}
 	if len(problems) > 0 {
+		msg := fmt.Sprintf("lint: %d problems", len(problems))
+		if todo > 0 {
+			msg += fmt.Sprintf(", %d of them TODO placeholders of a draft, left for a person to fill in", todo)
+		}
+		fmt.Fprintln(stderr, msg)
 		return exitCode(1)
 	}
 	return nil

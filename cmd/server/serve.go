@@ -20,7 +20,6 @@ import (
 	"casebook/internal/metrics"
 	"casebook/internal/search"
 	"casebook/internal/web"
-	deflib "casebook/library"
 )
 
 func newLogger(c config, w io.Writer) *slog.Logger {
@@ -51,15 +50,15 @@ type app struct {
 
 func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
 	log := newLogger(cfg, stderr)
-	var fsys fs.FS = deflib.FS
-	if cfg.Library != "" {
-		fsys = os.DirFS(cfg.Library)
+	stack, err := libraryStack(cfg)
+	if err != nil {
+		return nil, err
 	}
 	m := metrics.New()
-	loader := content.NewLoader(fsys, cfg.Data, log)
+	loader := content.NewStackLoader(stack, cfg.Data, log)
 	loader.Search = search.Options{CacheBytes: int64(cfg.SearchCacheMB) << 20, OnCache: m.SearchCache}
 	loader.OnLoad = m.LibraryLoad
-	a := &app{cfg: cfg, log: log, loader: loader, metrics: m, fsys: fsys,
+	a := &app{cfg: cfg, log: log, loader: loader, metrics: m,
 		policy:  access.Policy{Header: cfg.AuthHeader, Users: splitList(cfg.AllowUsers), Domains: splitList(cfg.AllowDomains), RestrictReads: cfg.RestrictReads},
 		limiter: access.NewLimiter(cfg.RateLimit)}
 	// The cluster is connected once; live triage and the gap checks read
@@ -67,7 +66,9 @@ func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
 	reader, off := connectCluster(cfg, log)
 	a.live = liveService(cfg, reader, off, a.policy, a.limiter, m)
 	a.gaps = gapsService(loader, reader)
-	a.drills = drill.NewService(fsys, contentVersion(loader))
+	// Drills come from the bottom (public) layer; a team's drills are linted
+	// with the rest of its layer but not yet served.
+	a.drills = drill.NewService(stack.Layers()[0].FS, contentVersion(loader))
 	publicURL, _ := web.ParsePublicURL(cfg.PublicURL) // checked with the flags
 	var staticFS fs.FS
 	if cfg.Dev {
@@ -109,9 +110,7 @@ func (a *app) serve(ctx context.Context, ln net.Listener) error {
 		a.http.Close()
 		return fmt.Errorf("no valid library to serve: %w", err)
 	}
-	if a.cfg.Library != "" {
-		go watchLibrary(ctx, a.cfg.Library, a.cfg.Data, reloadWith(a.loader), a.log)
-	}
+	watchLayers(ctx, a.cfg.Data, a.loader, a.log)
 	select {
 	case err := <-errc:
 		return err
@@ -126,13 +125,6 @@ func (a *app) serve(ctx context.Context, ln net.Listener) error {
 		return err
 	}
 	return nil
-}
-
-func libraryName(c config) string {
-	if c.Library == "" {
-		return "embedded"
-	}
-	return c.Library
 }
 
 // version is set at build time with -ldflags "-X main.buildVersion=…".

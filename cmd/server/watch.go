@@ -177,3 +177,15 @@ func reloadWith(l *content.Loader) func(context.Context) error {
 		return err
 	}
 }
+
+// watchLayers runs a watcher for every layer that is a folder on disk, each
+// on its own: a change in a team's layer reloads the library, and the
+// loader parses again only the layers that changed (library.Stack), while
+// the others keep what they had.
+func watchLayers(ctx context.Context, data string, loader *content.Loader, log *slog.Logger) {
+	for _, l := range loader.Layers() {
+		if l.Dir != "" {
+			go watchLibrary(ctx, l.Dir, data, reloadWith(loader), log.With("layer", l.Root))
+		}
+	}
+}

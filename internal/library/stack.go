@@ -269,6 +269,11 @@ func merge(used []*layerResult) (*Library, []Problem) {
 			cp := *pb
 			if prev := lib.pbByID[pb.ID]; prev != nil {
 				cp.Overrides = &Override{Layer: prev.Layer, Path: prev.Path}
+				if lost := missingAnchors(prev, pb); len(lost) > 0 {
+					problems = append(problems, Problem{Path: r.layer.Show(pb.Path), Line: 1, Layer: r.info.Name,
+						Msg: fmt.Sprintf("replaces %s but lacks its headings #%s: triage outcomes, checks and links point at them; keep those headings (or give yours their {#anchor})",
+							show(prev.Layer, prev.Path), strings.Join(lost, ", #"))})
+				}
 				for i, x := range lib.Playbooks {
 					if x == prev {
 						lib.Playbooks[i] = &cp
@@ -305,6 +310,22 @@ func merge(used []*layerResult) (*Library, []Problem) {
 	}
 	SortNewestFirst(lib.Incidents)
 	return lib, problems
+}
+
+// missingAnchors lists the heading anchors of a replaced playbook that its
+// replacement does not have.
+func missingAnchors(old, repl *Playbook) []string {
+	have := map[string]bool{}
+	for _, a := range repl.Anchors() {
+		have[a] = true
+	}
+	var out []string
+	for _, a := range old.Anchors() {
+		if !have[a] {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // LayerOf returns the layer an entry of the library comes from, by name.

@@ -118,6 +118,12 @@ func TestStackProblems(t *testing.T) {
 			f["incidents/ACME-0002-driver-upgrade-stalled.md"].Data = []byte(strings.Replace(src, "acme-gateway]", "acme-gatewy]", 1))
 		},
 		want: []string{`acme/incidents/ACME-0002-driver-upgrade-stalled.md:16: links to playbook "acme-gatewy", which does not exist (did you mean "acme-gateway"?)`},
+	}, {
+		name: "override without the headings others link to",
+		edit: func(f fstest.MapFS) {
+			f["playbooks/pod-pending.md"].Data = []byte(strings.Replace(string(f["playbooks/pod-pending.md"].Data), "### Notes", "### Our notes", 1))
+		},
+		want: []string{`acme/playbooks/pod-pending.md:1: replaces good/playbooks/pod-pending.md but lacks its headings #notes-1: triage outcomes, checks and links point at them; keep those headings (or give yours their {#anchor})`},
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
