@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 )
 
 func main() {
@@ -67,6 +68,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runGaps(ctx, args, stdout, stderr)
 	case "drill":
 		return runDrill(ctx, args, getenv, stdin, stdout, stderr)
+	case "new":
+		return runNew(ctx, args, stdout, stderr, time.Now)
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -78,7 +81,10 @@ const usage = `Usage: casebook [command] [flags]
 
 Commands:
   serve      run the web portal (the default; see "serve --help")
-  lint [DIR] check a library folder (default: the embedded library); exit 1 on any problem
+  lint [DIR...]
+             check the library (default: the embedded one) or a stack of layers; exit 1 on any problem
+  new incident --layer DIR [--title T] [--route R]
+             write a new incident file with the layer's next free id, TODO where a person writes
   triage classify [FILE] [--json]
              route a pasted error (a file or stdin) to a playbook section
   triage [--kubeconfig K] -n NS POD | --scan -n NS | --snapshot FILE
