@@ -33,7 +33,7 @@ func TestLayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]FacetCount{{"public", "public", 1}, {"acme", "acme", 1}}, counts["layer"]); diff != "" {
+	if diff := cmp.Diff([]FacetCount{{Term: "public", Label: "public", Count: 1}, {Term: "acme", Label: "acme", Count: 1}}, counts["layer"]); diff != "" {
 		t.Errorf("Source facet among pod-pending incidents, public first (-want +got):\n%s", diff)
 	}
 
