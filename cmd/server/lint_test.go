@@ -128,8 +128,8 @@ func TestLintNothingValid(t *testing.T) {
 func TestLintNotALibrary(t *testing.T) {
 	dir := t.TempDir()
 	_, _, err := runCmd(t, "lint", dir)
-	if err == nil || !strings.Contains(err.Error(), "no taxonomy.yaml") {
-		t.Fatalf("err = %v, want one saying the folder has no taxonomy.yaml", err)
+	if err == nil || !strings.Contains(err.Error(), "is not a library folder: a team's layer holds layer.yaml (name, prefix), a public library taxonomy.yaml") {
+		t.Fatalf("err = %v, want one saying the folder has neither layer.yaml nor taxonomy.yaml", err)
 	}
 	var code exitCode
 	if errors.As(err, &code) {

@@ -54,6 +54,9 @@ func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(cfg.RestrictLayers) > 0 {
+		return nil, errors.New("--restrict-layer is not available in this build yet")
+	}
 	m := metrics.New()
 	loader := content.NewStackLoader(stack, cfg.Data, log)
 	loader.Search = search.Options{CacheBytes: int64(cfg.SearchCacheMB) << 20, OnCache: m.SearchCache}

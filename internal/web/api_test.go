@@ -104,7 +104,7 @@ func TestAPIIncidentsShape(t *testing.T) {
 	if err := json.Unmarshal(raw["facets"], &facets); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"cause", "cause_category", "component", "domain", "factor", "org", "symptom", "year"}
+	want := []string{"cause", "cause_category", "component", "domain", "factor", "layer", "org", "symptom", "year"}
 	if d := cmp.Diff(want, slices.Sorted(maps.Keys(facets))); d != "" {
 		t.Errorf("facets (-want +got):\n%s", d)
 	}
