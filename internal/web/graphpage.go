@@ -29,6 +29,7 @@ func (s *Server) handleGraphPage(w http.ResponseWriter, r *http.Request) error {
 	pr := printer(r.Context())
 	p := templates.GraphPage{Chrome: s.chrome(c, pr.T("graph.title"), "graph", ""), Graph: gv, Focus: focus}
 	p.Chips, p.ClearHref = chips(pr, c.Taxonomy, st, "/graph", c.Orgs)
+	p.Chips = append(p.Chips, sourceChips(pr, st, "/graph")...)
 	p.Chrome.Title = listTitle(pr, p.Chrome.Title, p.Chips, 1)
 	p.Chrome.Feed = feedHref(st)
 	return render(r.Context(), w, http.StatusOK, templates.GraphPageView(p))

@@ -40,6 +40,8 @@ func (s *Server) handleIncident(w http.ResponseWriter, r *http.Request) error {
 		Summary: summary, Organization: in.Organization, OrgHref: filterHref("org", library.Slug(in.Organization)),
 		Date: pr.Date(in.Date), SourcePath: "library/" + in.Path, Checks: checkLinks(ctx, c, in.ID),
 		EnglishOnlyHead: fbTitle || fbSummary}
+	p.Provenance = provenanceView(pr, c, in.Layer, in.EditURL, in.Changed, in.ChangedFrom, layerPath(in.Layer, in.Path))
+	p.SourcePath = p.Provenance.Path
 	for _, cf := range cardTermFacets {
 		ids := in.Terms(cf.Facet)
 		if len(ids) == 0 {

@@ -97,7 +97,11 @@ func sectionLabel(p *i18n.Printer, anchor string) string {
 func playbookCard(p *i18n.Printer, pb store.PlaybookSummary) templates.CaseCard {
 	title, fbT := p.Pick(pb.Title, pb.TitleKo)
 	summary, fbS := p.Pick(pb.Summary, pb.SummaryKo)
-	return templates.CaseCard{ID: pb.ID, Title: title, Summary: summary, Href: "/playbooks/" + pb.ID, EnglishOnly: fbT || fbS}
+	card := templates.CaseCard{ID: pb.ID, Title: title, Summary: summary, Href: "/playbooks/" + pb.ID, EnglishOnly: fbT || fbS}
+	if pb.Layer != "" && pb.Layer != library.PublicLayer {
+		card.Layer, card.LayerLabel = pb.Layer, layerLabel(p, pb.Layer)
+	}
+	return card
 }
 
 // playbookTitle is a playbook's title in the page's language.

@@ -47,12 +47,13 @@ func (s *Server) handleLibrary(w http.ResponseWriter, r *http.Request) error {
 	}
 	pr := printer(ctx)
 	p := templates.LibraryPage{Chrome: s.chrome(c, pr.T("library.title"), "library", ""), Heading: pr.T("library.heading"),
-		Facets: facetGroups(pr, c.Taxonomy, st, counts, "/"), Pager: pager(st, total, "/"), Common: common, Graph: gv,
+		Facets: append(sourceFacet(pr, c, st, counts, "/"), facetGroups(pr, c.Taxonomy, st, counts, "/")...), Pager: pager(st, total, "/"), Common: common, Graph: gv,
 		EmptyNote: pr.T("library.filters_only")}
 	if st.Sort != store.SortNewest {
 		p.EmptyNote = pr.T("library.filters_only_sorted")
 	}
 	p.Chips, p.ClearHref = chips(pr, c.Taxonomy, st, "/", c.Orgs)
+	p.Chips = append(p.Chips, sourceChips(pr, st, "/")...)
 	p.Chrome.Title = listTitle(pr, p.Chrome.Title, p.Chips, st.Page)
 	p.Chrome.Feed = feedHref(st)
 	for _, it := range items {

@@ -52,6 +52,9 @@ func incidentCard(p *i18n.Printer, tax *library.Taxonomy, it store.IncidentSumma
 	summary, fbSummary := p.Pick(it.Summary, it.SummaryKo)
 	card := templates.CaseCard{ID: it.ID, Title: title, Summary: summary, Organization: it.Organization,
 		OrgHref: filterHref("org", it.OrgSlug), Date: p.Date(it.Date), Href: "/incidents/" + it.ID, EnglishOnly: fbTitle || fbSummary}
+	if it.Layer != "" && it.Layer != library.PublicLayer {
+		card.Layer, card.LayerLabel = it.Layer, layerLabel(p, it.Layer)
+	}
 	for _, cf := range cardTermFacets {
 		ids := termsOf(it, cf.Facet)
 		if len(ids) == 0 {

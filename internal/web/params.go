@@ -41,6 +41,7 @@ func (st listState) clone() listState {
 	}
 	c.Filter.Orgs = append([]string(nil), st.Filter.Orgs...)
 	c.Filter.Years = append([]int(nil), st.Filter.Years...)
+	c.Filter.Layers = append([]string(nil), st.Filter.Layers...)
 	return c
 }
 
@@ -51,6 +52,8 @@ func (st listState) toggle(param, value string) listState {
 	switch param {
 	case "org":
 		c.Filter.Orgs = toggleStr(c.Filter.Orgs, value)
+	case "layer":
+		c.Filter.Layers = toggleStr(c.Filter.Layers, value)
 	case "year":
 		y, _ := strconv.Atoi(value)
 		if containsInt(c.Filter.Years, y) {
@@ -73,6 +76,8 @@ func (st listState) selected(param, value string) bool {
 	switch param {
 	case "org":
 		return contains(st.Filter.Orgs, value)
+	case "layer":
+		return contains(st.Filter.Layers, value)
 	case "year":
 		y, _ := strconv.Atoi(value)
 		return containsInt(st.Filter.Years, y)

@@ -66,6 +66,10 @@ func (s *Server) handlePlaybook(w http.ResponseWriter, r *http.Request) error {
 	}
 	p := templates.PlaybookPage{Chrome: s.chrome(c, title, "playbooks", ""), ID: pb.ID, Title: title,
 		Summary: summary, Signals: pb.Signals, EnglishOnly: english}
+	p.Provenance = provenanceView(pr, c, pb.Layer, pb.EditURL, pb.Changed, pb.ChangedFrom, layerPath(pb.Layer, pb.Path))
+	if pb.Overrides != nil {
+		p.Provenance.Overrides, p.Provenance.OverridesPath = layerLabel(pr, pb.Overrides.Layer), pb.Overrides.Path
+	}
 	for _, sym := range pb.Symptoms {
 		p.Symptoms = append(p.Symptoms, templates.Link{Label: termLabel(pr, c.Taxonomy, library.FacetSymptom, sym), Href: "/terms/symptom/" + sym})
 	}

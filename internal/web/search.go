@@ -91,8 +91,9 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 	} else {
 		p.EmptyNote = pr.T("search.no_query")
 	}
-	p.Facets = facetGroups(pr, c.Taxonomy, st, searchCounts(res.Facets), "/search")
+	p.Facets = append(sourceFacet(pr, c, st, searchCounts(res.Facets), "/search"), facetGroups(pr, c.Taxonomy, st, searchCounts(res.Facets), "/search")...)
 	p.Chips, p.ClearHref = chips(pr, c.Taxonomy, st, "/search", c.Orgs)
+	p.Chips = append(p.Chips, sourceChips(pr, st, "/search")...)
 	p.Chrome.Title = listTitle(pr, p.Chrome.Title, p.Chips, st.Page)
 	p.Pager = pager(st, res.Total, "/search")
 	for _, sg := range res.SuggestedFilters {
@@ -299,7 +300,8 @@ func summariesByID(ctx context.Context, c *content.Content, ids []string) (map[s
 		out[id] = store.IncidentSummary{ID: in.ID, Title: in.Title, Summary: in.Summary, Organization: in.Organization,
 			OrgSlug: library.Slug(in.Organization), Date: in.Date, Year: in.Year, TitleKo: in.TitleKo, SummaryKo: in.SummaryKo,
 			Kind: in.Kind, Added: in.Added, Domains: in.Terms(library.FacetDomain), Components: in.Terms(library.FacetComponent),
-			Causes: in.Terms(library.FacetCause), Symptoms: in.Terms(library.FacetSymptom), ContributingFactors: in.Terms(library.FacetFactor)}
+			Causes: in.Terms(library.FacetCause), Symptoms: in.Terms(library.FacetSymptom), ContributingFactors: in.Terms(library.FacetFactor),
+			Layer: in.Layer}
 	}
 	if len(missing) == 0 {
 		return out, nil

@@ -87,6 +87,9 @@ type CaseCard struct {
 	// EnglishOnly marks a card shown in English on a Korean page because
 	// the entry has no Korean title and summary yet.
 	EnglishOnly bool
+	// Layer names a team layer the entry comes from ("" for the public
+	// library, which needs no badge).
+	Layer, LayerLabel string
 }
 
 // TermRow is the terms of one facet on a card.
@@ -198,6 +201,8 @@ type IncidentPage struct {
 	Similar                                         []SimilarLink
 	Checks                                          []Link
 	SourcePath                                      string
+	// Provenance is the layer, edit link and last change of the file.
+	Provenance Provenance
 	// EnglishOnlyHead and EnglishOnlyBody mark a Korean page showing the
 	// English title and summary, or the English body, for want of Korean.
 	EnglishOnlyHead, EnglishOnlyBody bool
@@ -224,6 +229,8 @@ type PlaybookPage struct {
 	TriageHref         string
 	// EnglishOnly marks a Korean page showing the English playbook.
 	EnglishOnly bool
+	// Provenance is the layer, edit link and last change of the file.
+	Provenance Provenance
 }
 
 // CaseGroup is a playbook section a triage route ends in, with the
