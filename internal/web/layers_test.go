@@ -194,3 +194,85 @@ func TestProvenanceOnPages(t *testing.T) {
 		t.Error("a public playbook that replaces nothing shows an override note")
 	}
 }
+
+// The wizard's write-up is the team layer's next incident: named and
+// numbered for the layer, with the commands that add it, and it passes lint
+// in the layer apart from the fields only a person can fill (each reported
+// as TODO).
+func TestWriteupBecomesTeamIncident(t *testing.T) {
+	h := newLayeredHandler(t)
+	target := "/triage"
+	var doc *goquery.Document
+	for step := 0; ; step++ {
+		doc = pageDoc(t, h, target)
+		if doc.Find(`[data-testid="outcome"]`).Length() > 0 {
+			break
+		}
+		next, ok := doc.Find(`[data-testid="answer"]`).First().Attr("href")
+		if !ok || step > 15 {
+			t.Fatalf("no outcome after %d answers at %s", step, target)
+		}
+		target = next
+	}
+	file := doc.Find(`[data-testid="writeup-file"]`).Text()
+	if !strings.Contains(file, "ACME-0003") || !strings.Contains(file, "incidents/ACME-0003-") {
+		t.Errorf("write-up file = %q, want the acme layer's next id ACME-0003 under incidents/", file)
+	}
+	cmds := doc.Find(`[data-testid="writeup-commands"]`).Text()
+	for _, want := range []string{"git checkout -b incident/acme-0003", "casebook lint .", "git add incidents/ACME-0003-"} {
+		if !strings.Contains(cmds, want) {
+			t.Errorf("commands lack %q:\n%s", want, cmds)
+		}
+	}
+	if got := doc.Find(`[data-testid="writeup-layers"] a`).Text(); got != "Public library" {
+		t.Errorf("other layers offered = %q, want the public library", got)
+	}
+	href, _ := doc.Find(`[data-testid="writeup"]`).Attr("href")
+	rec := get(t, h, href)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", href, rec.Code, rec.Body.String())
+	}
+	disp := rec.Header().Get("Content-Disposition")
+	name := strings.TrimSuffix(strings.TrimPrefix(disp, `attachment; filename="`), `"`)
+	if !strings.HasPrefix(name, "ACME-0003-") || !strings.HasSuffix(name, ".md") {
+		t.Fatalf("download is named %q, want ACME-0003-<slug>.md", name)
+	}
+
+	// Put the file where the page says, in a copy of the team's layer, and
+	// lint the stack.
+	team := filepath.Join(t.TempDir(), "acme")
+	if err := os.CopyFS(team, os.DirFS("../library/testdata/layers/acme")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(team, "incidents", name), rec.Body.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stack := library.NewStack(library.Layer{FS: os.DirFS("../../library"), Root: "library"}, library.Layer{FS: os.DirFS(team), Root: "acme"})
+	_, problems, err := stack.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	todos := 0
+	for _, p := range problems {
+		if !strings.Contains(p.Path, name) {
+			continue
+		}
+		if !p.Todo {
+			t.Errorf("the downloaded draft fails lint on more than its TODOs: %s:%d: %s", p.Path, p.Line, p.Msg)
+		}
+		todos++
+	}
+	if todos == 0 {
+		t.Error("lint reports no TODO in the draft; a person still has to write what happened")
+	}
+
+	// A draft for the public library numbers itself among the IL ids.
+	other, _ := doc.Find(`[data-testid="writeup-layers"] a`).Attr("href")
+	rec = get(t, h, other)
+	if disp := rec.Header().Get("Content-Disposition"); rec.Code != http.StatusOK || !strings.Contains(disp, `filename="IL-`) {
+		t.Errorf("public draft: %d %q, want an IL- file", rec.Code, disp)
+	}
+	if rec := get(t, h, href+"&layer=nope"); rec.Code != http.StatusBadRequest {
+		t.Errorf("unknown layer: %d, want 400", rec.Code)
+	}
+}

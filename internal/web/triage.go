@@ -142,11 +142,10 @@ func (s *Server) walkPage(r *http.Request, c *content.Content, cat *triage.Catal
 	ov := &templates.OutcomeView{Route: o.Route, Diagnosis: diagnosis, Commands: o.Commands, Mitigation: mitigation, Verify: verify,
 		PlaybookHref: "/playbooks/" + o.Playbook + "#" + o.Section, PlaybookTitle: o.Playbook, SectionTitle: o.Section,
 		WriteupHref: "/triage/writeup?" + strings.TrimPrefix(triageHref(full), "/triage?"), EnglishOnly: english}
-	if pr.Lang().Korean() {
-		// The draft follows the page's language (the Korean template).
-		ov.WriteupHref += "&lang=ko"
-	}
 	ctx := r.Context()
+	if err := writeupView(ctx, pr, c, walk, ov); err != nil {
+		return p, err
+	}
 	if pb, err := c.Store.Playbook(ctx, o.Playbook); err == nil {
 		ov.PlaybookTitle = playbookTitle(pr, pb)
 		if t := headingTitle(pr, pb, o.Section); t != "" {

@@ -1,20 +1,31 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
+	"casebook/internal/content"
+	"casebook/internal/draft"
+	"casebook/internal/i18n"
+	"casebook/internal/library"
+	"casebook/internal/store"
 	"casebook/internal/triage"
+	"casebook/web/templates"
 )
 
-// handleWriteup turns a finished walk into a Markdown draft in the incident
-// format, following the postmortem-template playbook, so a triage can become
-// a library entry.
+// handleWriteup turns a finished walk into a new incident file for a layer
+// of the library (the team's top layer unless ?layer= names another): the
+// layer's next free id, every required field, TODO where only a person can
+// write. It is the file "casebook new incident" writes, so it passes lint
+// as downloaded apart from its TODOs. ?body=ko gives the Korean body draft
+// (the Korean postmortem template) to put beside it as a .ko.md file.
 func (s *Server) handleWriteup(w http.ResponseWriter, r *http.Request) error {
-	_, cat, err := s.currentTriage()
+	c, cat, err := s.currentTriage()
 	if err != nil {
 		return err
 	}
@@ -34,56 +45,65 @@ func (s *Server) handleWriteup(w http.ResponseWriter, r *http.Request) error {
 	if !walk.Node.IsOutcome() {
 		return badRequest{"the walk has not reached an outcome yet; answer the remaining questions first"}
 	}
-	md := writeupMarkdown(walk, time.Now().UTC())
-	if printer(r.Context()).Lang().Korean() {
-		md = writeupMarkdownKo(walk, time.Now().UTC())
+	ctx := r.Context()
+	in, err := writeupInput(ctx, c, q.Get("layer"), walk, time.Now().UTC())
+	if err != nil {
+		return err
+	}
+	md, name := draft.Markdown(in), draft.FileName(in)
+	if q.Get("body") == "ko" {
+		md = strings.Replace(writeupMarkdownKo(walk, in.Today), "id: IL-XXXX\n", "id: "+in.ID+"\n", 1)
+		name = strings.TrimSuffix(name, ".md") + ".ko-draft.md"
 	}
 	w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
-	w.Header().Set("Content-Disposition", `attachment; filename="incident-draft-`+strings.ReplaceAll(walk.Node.Outcome.Route, "/", "-")+`.md"`)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
 	_, err = w.Write([]byte(md))
 	return err
 }
 
-// writeupMarkdown is pure so tests can check the draft directly.
-func writeupMarkdown(walk *triage.Walk, now time.Time) string {
+// writeupLayer is the layer a write-up is drafted for: the one named, or
+// the top of the stack (a team's own layer when there is one).
+func writeupLayer(c *content.Content, name string) (library.LayerInfo, error) {
+	if name == "" {
+		if len(c.Layers) == 0 {
+			return library.PublicInfo, nil
+		}
+		return c.Layers[len(c.Layers)-1], nil
+	}
+	info, ok := c.Layer(name)
+	if !ok {
+		return info, badRequest{fmt.Sprintf("unknown layer %q: this library has %s", name, strings.Join(c.LayerNames(), ", "))}
+	}
+	return info, nil
+}
+
+// writeupInput is the draft of a walk's outcome for a layer: its next free
+// id among the layer's incidents, the route's playbook, and the terms the
+// route's cases share.
+func writeupInput(ctx context.Context, c *content.Content, layer string, walk *triage.Walk, now time.Time) (draft.Input, error) {
+	info, err := writeupLayer(c, layer)
+	if err != nil {
+		return draft.Input{}, err
+	}
+	ids, err := c.Store.FilteredIDs(ctx, store.Filter{Layers: []string{info.Name}})
+	if err != nil {
+		return draft.Input{}, err
+	}
 	o := walk.Node.Outcome
-	var b strings.Builder
-	yamlStr := func(s string) string {
-		return "\"" + strings.ReplaceAll(strings.ReplaceAll(s, "\\", "\\\\"), "\"", "\\\"") + "\""
+	in := draft.Input{Layer: info, ID: draft.NextID(info, ids), Today: now, Outcome: o, Steps: walk.Steps, Taxonomy: c.Taxonomy}
+	if pb, err := c.Store.Playbook(ctx, o.Playbook); err == nil {
+		in.Playbook = pb
 	}
-	fmt.Fprintf(&b, "---\n# Draft from the Casebook triage wizard (%s). Fill in the TODOs, pick taxonomy ids\n# from library/taxonomy.yaml, run `casebook lint`, then open a pull request.\n", o.Route)
-	fmt.Fprintf(&b, "id: IL-XXXX\ntitle: %s\nsummary: TODO one sentence - what broke, for whom, and why.\norganization: TODO\ndate: %s\n", yamlStr("TODO: "+o.Diagnosis), now.Format("2006-01-02"))
-	fmt.Fprintf(&b, "domains: [kubernetes]\ncomponents: []\ncauses: []\nsymptoms: []\ncontributing_factors: []\n")
-	fmt.Fprintf(&b, "trigger: TODO\ndetection: TODO\nsources:\n  - url: https://example.invalid/TODO-internal-postmortem\n    title: TODO\n    kind: postmortem\nplaybooks: [%s]\n---\n\n", o.Playbook)
-	fmt.Fprintf(&b, "## Symptom\n\nTODO: what users and operators saw.\n\nTriage route: `%s` (playbook `%s`, section `#%s`).\n\nDiagnosis: %s\n\n", o.Route, o.Playbook, o.Section, o.Diagnosis)
-	b.WriteString("Answers given in the triage wizard:\n\n")
-	for _, st := range walk.Steps {
-		src := ""
-		if st.Source != triage.SourcePerson {
-			src = " (" + string(st.Source) + ")"
-		}
-		fmt.Fprintf(&b, "- %s — **%s**%s\n", st.Node.Question, st.Choice.Label, src)
-		for _, e := range st.Evidence {
-			fmt.Fprintf(&b, "  - evidence: `%s`\n", strings.ReplaceAll(e.Text, "`", "'"))
-		}
+	cases, err := c.Store.IncidentsForRoute(ctx, o.Route, 200)
+	if err != nil {
+		return draft.Input{}, err
 	}
-	b.WriteString("\n## Trigger\n\nTODO: the event that set it off.\n\n## Detection\n\nTODO: how it was noticed, by whom, and how long after it began.\n\n")
-	b.WriteString("## Response\n\nTimeline (UTC):\n\n")
-	fmt.Fprintf(&b, "- %s — triage wizard routed to `%s`\n- HH:MM — TODO first alert or report\n- HH:MM — TODO mitigation applied\n- HH:MM — TODO recovery verified\n\n", now.Format("2006-01-02 15:04"), o.Route)
-	b.WriteString("Commands run:\n\n")
-	for _, c := range o.Commands {
-		fmt.Fprintf(&b, "```bash\n%s\n```\n\n", strings.TrimSpace(c))
+	var comps, syms [][]string
+	for _, x := range cases {
+		comps, syms = append(comps, x.Components), append(syms, x.Symptoms)
 	}
-	b.WriteString("Mitigation:\n\n")
-	for _, m := range o.Mitigation {
-		fmt.Fprintf(&b, "- %s\n", m)
-	}
-	b.WriteString("\n## Follow-ups\n\n- TODO: owner, action, due date\n\nVerification used:\n\n")
-	for _, v := range o.Verify {
-		fmt.Fprintf(&b, "- %s\n", v)
-	}
-	b.WriteString("\n## Lessons\n\nTODO: what a platform team should take away.\n")
-	return b.String()
+	in.Components, in.Symptoms = draft.Common(comps, 3), draft.Common(syms, 2)
+	return in, nil
 }
 
 // writeupMarkdownKo is the draft in Korean, following the Korean
@@ -153,4 +173,30 @@ func writeupMarkdownKo(walk *triage.Walk, now time.Time) string {
 	}
 	b.WriteString("\n## 교훈\n\nTODO: 다른 곳의 플랫폼 팀이 가져갈 것을 몇 문장으로.\n")
 	return b.String()
+}
+
+// writeupView fills the outcome's write-up block: the file the draft
+// becomes in the top layer (its id and path), the commands that add it,
+// and a draft for each other layer.
+func writeupView(ctx context.Context, pr *i18n.Printer, c *content.Content, walk *triage.Walk, ov *templates.OutcomeView) error {
+	in, err := writeupInput(ctx, c, "", walk, time.Now().UTC())
+	if err != nil {
+		return err
+	}
+	base := ov.WriteupHref
+	ov.WriteupID, ov.WriteupPath, ov.WriteupLayer = in.ID, draft.Path(in), layerLabel(pr, in.Layer.Name)
+	ov.WriteupCommands = draft.Commands(in, "~/Downloads/"+draft.FileName(in))
+	if pr.Lang().Korean() {
+		// The Korean body, from the Korean postmortem template, goes
+		// beside the entry as its .ko.md file.
+		ov.WriteupKoHref = base + "&body=ko&lang=ko"
+	}
+	if len(c.Layers) > 1 {
+		for _, l := range c.Layers {
+			if l.Name != in.Layer.Name {
+				ov.WriteupOther = append(ov.WriteupOther, templates.Link{Label: layerLabel(pr, l.Name), Href: base + "&layer=" + url.QueryEscape(l.Name)})
+			}
+		}
+	}
+	return nil
 }

@@ -92,7 +92,14 @@ type OutcomeView struct {
 	SectionTitle  string
 	Incidents     []Link
 	WriteupHref   string
-	Evidence      []EvidenceLine
+	// The write-up becomes WriteupPath (id WriteupID) in WriteupLayer;
+	// WriteupCommands add it to the layer's repository. WriteupKoHref is
+	// the Korean body draft; WriteupOther, drafts for the other layers.
+	WriteupID, WriteupPath, WriteupLayer string
+	WriteupCommands                      []string
+	WriteupKoHref                        string
+	WriteupOther                         []Link
+	Evidence                             []EvidenceLine
 	// EnglishOnly marks an outcome shown in English on a Korean page.
 	EnglishOnly bool
 }
