@@ -51,6 +51,7 @@ var valueSets = map[string][]string{
 	"everything on": {"--set", "liveTriage.enabled=true", "--set", "liveTriage.namespaces={team-a,team-b}", "--set", "liveTriage.readLogs=true",
 		"--set", "gitSync.enabled=true", "--set", "gitSync.repo=https://git.example.com/incidents.git",
 		"--set", "auth.header=X-Forwarded-Email", "--set", "auth.allowDomains={example.com}", "--set", "auth.restrictReads=true"},
+	"two layers": {"-f", "testdata/values-two-layers.yaml"},
 }
 
 func render(t *testing.T, helm string, args []string) []byte {
@@ -268,6 +269,42 @@ func TestChartKeepsHardening(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The public library, a git-synced team layer and a ConfigMap layer: each
+// layer reaches the server as its own --library, in order, over a read-only
+// mount; the git-sync sidecar publishes the first.
+func TestChartTwoLayers(t *testing.T) {
+	helm := helmBinary(t)
+	out := string(render(t, helm, valueSets["two layers"]))
+	first := strings.Index(out, "- --library=/git/current/library\n")
+	second := strings.Index(out, "- --library=/layers/acme-runbooks\n")
+	if first < 0 || second < first {
+		t.Errorf("layers reach the server out of order or not at all (git at %d, configmap at %d)", first, second)
+	}
+	for _, want := range []string{"name: git-sync", `{name: "layer-acme-runbooks", mountPath: "/layers/acme-runbooks", readOnly: true}`,
+		"name: acme-runbooks", "path: incidents/ACME-0007-gateway.md"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("two-layer chart lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "--no-embedded") {
+		t.Error("the public library is left out though embeddedLibrary is on")
+	}
+	for _, bad := range [][]string{
+		{"--set", "embeddedLibrary=false"},
+		{"--set", "layers[0].name=Bad_Name", "--set", "layers[0].volume.emptyDir.medium=Memory"},
+		{"--set", "layers[0].name=acme"},
+	} {
+		cmd := exec.Command(helm, append([]string{"template", "casebook", "./helm/casebook"}, bad...)...)
+		if b, err := cmd.CombinedOutput(); err == nil {
+			t.Errorf("helm template %v rendered; want a refusal:\n%.200s", bad, b)
+		}
+	}
+	own := string(render(t, helm, []string{"-f", "testdata/values-two-layers.yaml", "--set", "embeddedLibrary=false"}))
+	if !strings.Contains(own, "- --no-embedded") {
+		t.Error("embeddedLibrary=false does not reach the server as --no-embedded")
 	}
 }
 
