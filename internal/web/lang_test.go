@@ -176,7 +176,7 @@ func TestKoreanIncidentPage(t *testing.T) {
 	h := newHandler(t)
 	withBody, without := koreanBodies(t)
 	if withBody == "" {
-		t.Skip("the library has no Korean incident body")
+		t.Fatal("the library has no Korean incident body: the Korean incident page has nothing to show")
 	}
 	_, doc := getLang(t, h, "/incidents/"+withBody+"?lang=ko")
 	if !regexp.MustCompile(`\p{Hangul}`).MatchString(doc.Find("h1").Text()) {
