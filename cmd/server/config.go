@@ -118,7 +118,7 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.libraries(&c.Libraries, libraryUsage)
 	fs.boolean(&c.NoEmbedded, "no-embedded", false, "leave the embedded public library out: the first --library folder is the bottom layer")
 	var restrict string
-	fs.str(&restrict, "restrict-layer", "", "comma-separated layer names hidden from users not on the allow-list (--allow-users, --allow-domains); needs --auth-header")
+	fs.str(&restrict, "restrict-layer", "", "comma-separated layer names to hide from users not on the allow-list; needs --auth-header (not available yet: the server refuses to start with it; use --restrict-reads)")
 	fs.str(&c.Data, "data", defaultDataDir(getenv), "folder for derived data (SQLite read model, search index); safe to delete")
 	fs.str(&c.LogFormat, "log-format", "text", "log format: text or json")
 	fs.str(&c.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
