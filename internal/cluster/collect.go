@@ -32,6 +32,7 @@ type shared struct {
 	gpu       []snapshot.DaemonSet
 	gpuErr    []snapshot.ReadError
 	gpuRead   bool
+	gpuEvents []snapshot.Event
 	apis      map[string]bool
 	policy    *snapshot.ClusterPolicy
 	version   string

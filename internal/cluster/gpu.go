@@ -20,12 +20,14 @@ func (c *collection) gpuStack(s *snapshot.Snapshot) {
 		c.cache.gpuRead = true
 		before := len(c.errs)
 		c.cache.gpu = c.readGPUDaemonSets()
+		c.cache.gpuEvents = c.gpuPodEvents(c.cache.gpu)
 		c.cache.policy = c.clusterPolicy(s)
 		c.cache.gpuErr = append([]snapshot.ReadError(nil), c.errs[before:]...)
 	} else {
 		c.errs = append(c.errs, c.cache.gpuErr...)
 	}
 	s.DaemonSets = append(s.DaemonSets, c.cache.gpu...)
+	s.Events = append(s.Events, c.cache.gpuEvents...)
 	s.ClusterPolicy = c.cache.policy
 }
 
@@ -77,6 +79,28 @@ func (c *collection) readGPUDaemonSets() []snapshot.DaemonSet {
 	return out
 }
 
+// maxGPUPodEvents bounds how many failing GPU stack pods have their
+// events read: the first few say why the layer is down.
+const maxGPUPodEvents = 4
+
+// gpuPodEvents reads the events of GPU stack pods that are not Ready (an
+// image that cannot be pulled, a sandbox that cannot be created): they
+// say why a layer is down, as kubectl describe pod shows it.
+func (c *collection) gpuPodEvents(dss []snapshot.DaemonSet) []snapshot.Event {
+	var out []snapshot.Event
+	n := 0
+	for _, ds := range dss {
+		for _, p := range ds.Pods {
+			if p.Ready || n == maxGPUPodEvents {
+				continue
+			}
+			n++
+			out = append(out, c.events(ds.Namespace, "Pod", p.Name)...)
+		}
+	}
+	return out
+}
+
 // gpuComponent recognises the GPU Operator's operands and the device
 // plugin's Helm chart by name, app label or image; "" for anything else.
 func gpuComponent(ds *appsv1.DaemonSet) string {
@@ -102,7 +126,7 @@ func gpuComponent(ds *appsv1.DaemonSet) string {
 
 // brief summarises a pod for the GPU stack: Ready, or the reason it is not.
 func brief(p *corev1.Pod) snapshot.PodBrief {
-	b := snapshot.PodBrief{Name: p.Name, NodeName: p.Spec.NodeName, Phase: string(p.Status.Phase),
+	b := snapshot.PodBrief{Name: p.Name, NodeName: p.Spec.NodeName, Phase: string(p.Status.Phase), IP: p.Status.PodIP,
 		Containers: len(p.Spec.Containers), CreatedAt: p.CreationTimestamp.UTC()}
 	for _, s := range p.Status.ContainerStatuses {
 		if s.Ready {
@@ -114,8 +138,12 @@ func brief(p *corev1.Pod) snapshot.PodBrief {
 			b.Ready = cnd.Status == corev1.ConditionTrue
 		}
 	}
+	b.Reason, b.Message = initReason(p)
 	for _, s := range append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
 		b.RestartCount += s.RestartCount
+		if t := s.LastTerminationState.Terminated; t != nil && t.FinishedAt.After(b.LastRestartAt) {
+			b.LastRestartAt = t.FinishedAt.UTC()
+		}
 		if b.Reason == "" && s.State.Waiting != nil && s.State.Waiting.Reason != "" {
 			b.Reason, b.Message = s.State.Waiting.Reason, s.State.Waiting.Message
 		}
@@ -124,6 +152,29 @@ func brief(p *corev1.Pod) snapshot.PodBrief {
 		}
 	}
 	return b
+}
+
+// initReason is how kubectl get pods shows a pod still in its init
+// containers (Init:0/1, Init:CrashLoopBackOff), "" once they are done: a
+// plugin waiting on an init container reads differently from one that
+// crashes.
+func initReason(p *corev1.Pod) (reason, message string) {
+	n := len(p.Spec.InitContainers)
+	for i, s := range p.Status.InitContainerStatuses {
+		switch {
+		case s.State.Terminated != nil && s.State.Terminated.ExitCode == 0:
+			continue
+		case s.State.Terminated != nil && s.State.Terminated.Reason != "":
+			return "Init:" + s.State.Terminated.Reason, s.State.Terminated.Message
+		case s.State.Terminated != nil:
+			return fmt.Sprintf("Init:ExitCode:%d", s.State.Terminated.ExitCode), s.State.Terminated.Message
+		case s.State.Waiting != nil && s.State.Waiting.Reason != "" && s.State.Waiting.Reason != "PodInitializing":
+			return "Init:" + s.State.Waiting.Reason, s.State.Waiting.Message
+		default:
+			return fmt.Sprintf("Init:%d/%d", i, n), ""
+		}
+	}
+	return "", ""
 }
 
 var clusterPolicyGVR = schema.GroupVersionResource{Group: "nvidia.com", Version: "v1", Resource: "clusterpolicies"}

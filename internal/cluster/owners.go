@@ -139,10 +139,28 @@ func (c *collection) forWorkload(ns, kind, name string) (*snapshot.Snapshot, err
 	// pods its controller could not create (a quota, an admission webhook):
 	// its ReplicaSet's or Job's FailedCreate decides, not the healthy pods.
 	ws := c.workloadSnapshot(ns, kind, name, rsName)
-	if len(pods) > 0 && (!refusesPods(ws) || !shortOfPods(ws, len(pods))) {
+	if len(pods) > 0 && (!refusesPods(ws) || !shortOfPods(ws, ownedBy(pods, rsName))) {
 		return c.forPod(&pods[0]), nil
 	}
 	return ws, nil
+}
+
+// ownedBy counts the pods of the newest ReplicaSet ("" for a workload
+// without one: all of them). In a rolling update the old ReplicaSet's
+// healthy pods are not the new one's, which quota may refuse.
+func ownedBy(pods []corev1.Pod, rsName string) int {
+	if rsName == "" {
+		return len(pods)
+	}
+	n := 0
+	for i := range pods {
+		for _, o := range pods[i].OwnerReferences {
+			if o.Kind == "ReplicaSet" && o.Name == rsName {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // shortOfPods reports whether the nearest controller wants more pods than

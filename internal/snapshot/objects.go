@@ -179,6 +179,10 @@ type PodBrief struct {
 	Containers      int       `json:"containers,omitempty"`
 	ReadyContainers int       `json:"readyContainers,omitempty"`
 	CreatedAt       time.Time `json:"createdAt,omitzero"`
+	// IP and LastRestartAt (the newest container's last termination)
+	// complete kubectl get pods -o wide and its "9 (3m ago)" restarts.
+	IP            string    `json:"ip,omitempty"`
+	LastRestartAt time.Time `json:"lastRestartAt,omitzero"`
 }
 
 // ClusterPolicy is the GPU Operator's ClusterPolicy state.
