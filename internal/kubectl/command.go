@@ -158,9 +158,22 @@ func Parse(line, ns string) (Command, error) {
 	if len(args) > 0 && (args[0] == "kubectl" || args[0] == "k") {
 		args = args[1:]
 	}
+	// Global flags may come before the verb (kubectl -n team-a get pods):
+	// move them after it.
+	var lead []string
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		f := args[0]
+		lead = append(lead, f)
+		args = args[1:]
+		if (f == "-n" || f == "--namespace" || f == "--context" || f == "--kubeconfig") && len(args) > 0 {
+			lead = append(lead, args[0])
+			args = args[1:]
+		}
+	}
 	if len(args) == 0 {
 		return Command{}, usage("error: type a kubectl command, for example: kubectl get pods")
 	}
+	args = append(args[:1:1], append(lead, args[1:]...)...)
 	verb := args[0]
 	switch {
 	case slices.Contains(writeVerbs, verb):
@@ -234,6 +247,13 @@ func Parse(line, ns string) (Command, error) {
 		case flag == "--tail" || flag == "--since" || flag == "--sort-by" || flag == "--field-selector" || flag == "--for" || flag == "--types":
 			// Accepted for habit's sake: the recording is small and
 			// already sorted by time.
+			if !strings.Contains(a, "=") {
+				if _, err := val(); err != nil {
+					return Command{}, err
+				}
+			}
+		case flag == "--context" || flag == "--kubeconfig":
+			// The drill has one cluster.
 			if !strings.Contains(a, "=") {
 				if _, err := val(); err != nil {
 					return Command{}, err

@@ -2,6 +2,7 @@ package kubectl
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -141,8 +142,12 @@ func pods(s *snapshot.Snapshot, ns string, all bool) []podRow {
 			if b.Containers == 0 && b.Ready {
 				ready = 1
 			}
+			restarts := fmt.Sprint(b.RestartCount)
+			if b.RestartCount > 0 && !b.LastRestartAt.IsZero() {
+				restarts = fmt.Sprintf("%d (%s ago)", b.RestartCount, humanDuration(now.Sub(b.LastRestartAt)))
+			}
 			out = append(out, podRow{ns: ds.Namespace, name: b.Name, ready: fmt.Sprintf("%d/%d", ready, total), status: status,
-				restarts: fmt.Sprint(b.RestartCount), age: age(b.CreatedAt, now), node: orNone(b.NodeName), ip: "<none>"})
+				restarts: restarts, age: age(b.CreatedAt, now), node: orNone(b.NodeName), ip: orNone(b.IP)})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -301,8 +306,11 @@ func describePod(s *snapshot.Snapshot, c Command) string {
 		d.w(0, "QoS Class:\t%s\n", p.QOSClass)
 	}
 	d.labels(0, "Node-Selectors", p.NodeSelector)
+	// describe sorts tolerations by key.
+	sorted := slices.Clone(p.Tolerations)
+	slices.SortStableFunc(sorted, func(a, b snapshot.Toleration) int { return strings.Compare(a.Key, b.Key) })
 	var tols []string
-	for _, t := range p.Tolerations {
+	for _, t := range sorted {
 		tols = append(tols, tolerationString(t))
 	}
 	d.list(0, "Tolerations", tols)

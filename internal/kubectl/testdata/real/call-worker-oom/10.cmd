@@ -1,0 +1,1 @@
+describe deployment call-worker -n voice

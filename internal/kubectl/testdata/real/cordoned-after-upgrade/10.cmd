@@ -1,0 +1,1 @@
+describe deployment checkout -n shop

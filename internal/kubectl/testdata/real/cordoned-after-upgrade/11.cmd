@@ -1,0 +1,1 @@
+describe node k8s-worker-01

@@ -1,0 +1,1 @@
+describe node kubeadm-node-1

@@ -1,0 +1,1 @@
+describe deployment homepage -n homepage

@@ -1,0 +1,1 @@
+describe node talos-worker-2

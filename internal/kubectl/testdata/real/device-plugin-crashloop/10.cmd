@@ -1,0 +1,1 @@
+describe deployment detector-api -n vision

@@ -1,0 +1,1 @@
+describe node ip-10-12-3-18.us-west-2.compute.internal

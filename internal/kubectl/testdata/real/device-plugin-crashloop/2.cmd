@@ -1,0 +1,1 @@
+get pods -n vision -o wide

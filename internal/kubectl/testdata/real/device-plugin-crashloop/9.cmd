@@ -1,0 +1,1 @@
+describe replicaset detector-api-6f7d8c9b5 -n vision

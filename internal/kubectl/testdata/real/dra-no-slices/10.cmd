@@ -1,0 +1,1 @@
+describe node gpu-h100-a02

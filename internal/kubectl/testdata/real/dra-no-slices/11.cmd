@@ -1,0 +1,1 @@
+get resourceclaims -n research

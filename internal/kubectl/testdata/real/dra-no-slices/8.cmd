@@ -1,0 +1,1 @@
+describe pod llama-ft-worker-0 -n research

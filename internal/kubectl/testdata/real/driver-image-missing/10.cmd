@@ -1,0 +1,1 @@
+describe deployment ranker -n inference

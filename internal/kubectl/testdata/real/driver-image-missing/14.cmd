@@ -1,0 +1,1 @@
+get daemonsets -n gpu-operator

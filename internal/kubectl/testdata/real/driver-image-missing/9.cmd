@@ -1,0 +1,1 @@
+describe replicaset ranker-7c5d9f8b6 -n inference

@@ -1,0 +1,1 @@
+describe pod glue-finetune-4xk2p -n nlp-train

@@ -1,0 +1,1 @@
+describe job glue-finetune -n nlp-train

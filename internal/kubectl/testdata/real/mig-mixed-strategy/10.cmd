@@ -1,0 +1,1 @@
+describe deployment eval-harness -n notebooks

@@ -1,0 +1,1 @@
+describe node gke-ml-default-pool-77e1c0ab-5tgh

@@ -1,0 +1,1 @@
+describe pod prometheus-server-0 -n monitoring

@@ -1,0 +1,1 @@
+describe statefulset prometheus-server -n monitoring

@@ -1,0 +1,1 @@
+describe deployment summarizer -n assist

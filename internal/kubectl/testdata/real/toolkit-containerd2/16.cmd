@@ -1,0 +1,1 @@
+describe pod nvidia-device-plugin-daemonset-5mxk8 -n gpu-operator

@@ -1,0 +1,1 @@
+describe replicaset summarizer-5b7c9d4f8 -n assist
