@@ -2,6 +2,7 @@ package kubectl
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -50,10 +51,18 @@ func describeEvents(d *describer, s *snapshot.Snapshot, kind, ns, name string, n
 }
 
 // getEvents is kubectl get events (and kubectl events): every recorded
-// event of the namespace, oldest first.
+// event of the namespace in the API server's order, which is the events'
+// names: the object's name, a dot, then the time the event was created.
 func getEvents(s *snapshot.Snapshot, c Command) string {
+	evs := slices.Clone(s.Events)
+	slices.SortStableFunc(evs, func(a, b snapshot.Event) int {
+		if n := strings.Compare(a.Object.Name+".", b.Object.Name+"."); n != 0 {
+			return n
+		}
+		return eventFirst(a).Compare(eventFirst(b))
+	})
 	var rows [][]string
-	for _, e := range s.Events {
+	for _, e := range evs {
 		ns := e.Object.Namespace
 		if ns == "" {
 			ns = s.Target.Namespace

@@ -1,12 +1,19 @@
 package kubectl
 
-import "casebook/internal/snapshot"
+import (
+	"strings"
+
+	"casebook/internal/snapshot"
+)
 
 // Run renders the output of c over what s recorded. Output kubectl itself
 // would print for a missing object ("No resources found", "NotFound") is
 // output, not an error; an error means the command cannot run on a
 // recording at all (see Error).
 func Run(s *snapshot.Snapshot, c Command) (string, error) {
+	if err := notRecorded(s, c); err != nil {
+		return "", err
+	}
 	switch c.Verb {
 	case "logs":
 		return logs(s, c)
@@ -64,4 +71,22 @@ func Exec(s *snapshot.Snapshot, line string) (Command, string, error) {
 	}
 	out, err := Run(s, c)
 	return c, out, err
+}
+
+// notRecorded refuses what a workload's recording does not hold: a
+// workload recorded because its controller could not create pods keeps
+// the controllers, their events and the quotas, not the pods it has nor
+// the nodes, and "No resources found" would be a lie.
+func notRecorded(s *snapshot.Snapshot, c Command) error {
+	if s.Pod != nil || s.Target.Kind == "" || s.Target.Kind == "Pod" {
+		return nil
+	}
+	switch {
+	case c.Resource == "pods" && c.Verb != "logs" && len(s.DaemonSets) == 0:
+		return unsupported("this recording holds %s/%s's controllers, their events and the quotas, not its pods (those that exist are healthy): kubectl describe %s %s shows why pods are missing",
+			strings.ToLower(s.Target.Kind), s.Target.Name, strings.ToLower(s.Target.Kind), s.Target.Name)
+	case c.Resource == "nodes" && len(s.Nodes) == 0:
+		return unsupported("this recording holds %s/%s's controllers, not the nodes: none of its pods waits for one", strings.ToLower(s.Target.Kind), s.Target.Name)
+	}
+	return nil
 }

@@ -1,0 +1,1 @@
+get pods -n court-staging -o wide

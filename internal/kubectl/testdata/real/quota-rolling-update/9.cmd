@@ -1,0 +1,1 @@
+describe deployment case-api -n court-staging
