@@ -57,6 +57,8 @@ func runDrill(ctx context.Context, args []string, getenv func(string) string, st
 		return runDrillBrief(args, getenv, stdout, stderr)
 	case "record":
 		return runDrillRecord(ctx, args, stdout, stderr)
+	case "commands":
+		return runDrillCommands(args, getenv, stdout, stderr)
 	}
 	return fmt.Errorf("drill: unknown command %q\n%s", sub, drillUsage)
 }
@@ -441,5 +443,36 @@ func runDrillBrief(args []string, getenv func(string) string, stdout, stderr io.
 	}
 	fmt.Fprintf(stdout, "\n%s:\n%s\n\n%s:\n%s\n", pr.T("drill.recovery"), indent(d.Recovery.In(lang), "  "), pr.T("drill.teaches"), indent(d.Teaches.In(lang), "  "))
 	fmt.Fprintf(stdout, "%s: %s\n", pr.T("drill.incidents"), strings.Join(d.Incidents, ", "))
+	return nil
+}
+
+// runDrillCommands prints, one per line and without "kubectl", the commands
+// whose output a drill shows: the usual first reads and every evidence
+// command. scripts/drills-record.sh runs them with kubectl on the staged
+// cluster, so the renderer can be compared with kubectl itself.
+func runDrillCommands(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	_, libDir, rest, err := drillFlags("commands", args, getenv, stderr, nil)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 {
+		return errors.New("drill: name one drill (casebook drill list shows them)")
+	}
+	var fsys fs.FS = deflib.FS
+	if libDir != "" {
+		fsys = os.DirFS(libDir)
+	}
+	// Right after a recording the evidence lines may not match yet; the
+	// commands are wanted all the same.
+	d, problems := drill.ReadOne(fsys, rest[0])
+	if d == nil {
+		if len(problems) > 0 {
+			return fmt.Errorf("drill: %s", problems[0])
+		}
+		return fmt.Errorf("drill: no drill %q", rest[0])
+	}
+	for _, c := range d.Commands() {
+		fmt.Fprintln(stdout, c)
+	}
 	return nil
 }

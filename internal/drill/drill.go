@@ -143,8 +143,16 @@ func (d *Drill) Family() Family { return FamilyOf(d.Route) }
 
 // lineOf is the line of a field in the drill's file, for problems.
 func (d *Drill) lineOf(field string) int {
-	if l, ok := d.lines[field]; ok {
-		return l
+	// "evidence[1].line", then "evidence[1]", then "evidence".
+	for f := field; f != ""; {
+		if l, ok := d.lines[f]; ok {
+			return l
+		}
+		i := strings.LastIndexAny(f, ".[")
+		if i < 0 {
+			break
+		}
+		f = f[:i]
 	}
 	return 1
 }

@@ -100,18 +100,11 @@ func Parse(p string, data []byte) (*Drill, []library.Problem) {
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		d.lines[k.Value] = k.Line
-		if v.Kind == yaml.SequenceNode {
-			for j, item := range v.Content {
-				d.lines[fmt.Sprintf("%s[%d]", k.Value, j)] = item.Line
-			}
-		}
+		d.itemLines(k.Value, v)
 		if k.Value == "decoy" && v.Kind == yaml.MappingNode {
 			for j := 0; j+1 < len(v.Content); j += 2 {
-				if v.Content[j].Value == "evidence" && v.Content[j+1].Kind == yaml.SequenceNode {
-					for n, item := range v.Content[j+1].Content {
-						d.lines[fmt.Sprintf("decoy.evidence[%d]", n)] = item.Line
-					}
-				}
+				d.lines["decoy."+v.Content[j].Value] = v.Content[j].Line
+				d.itemLines("decoy."+v.Content[j].Value, v.Content[j+1])
 			}
 		}
 	}
@@ -193,6 +186,24 @@ func Parse(p string, data []byte) (*Drill, []library.Problem) {
 	d.Recovery = Text{req("recovery", f.Recovery), req("recovery_ko", f.RecoveryKo)}
 	d.Teaches = Text{req("teaches", f.Teaches), req("teaches_ko", f.TeachesKo)}
 	return d, problems
+}
+
+// itemLines records the line of each item of a list field, and of each
+// field inside an item ("evidence[1].line"), so a problem points at the
+// very line to fix.
+func (d *Drill) itemLines(field string, v *yaml.Node) {
+	if v.Kind != yaml.SequenceNode {
+		return
+	}
+	for j, item := range v.Content {
+		key := fmt.Sprintf("%s[%d]", field, j)
+		d.lines[key] = item.Line
+		if item.Kind == yaml.MappingNode {
+			for n := 0; n+1 < len(item.Content); n += 2 {
+				d.lines[key+"."+item.Content[n].Value] = item.Content[n].Line
+			}
+		}
+	}
 }
 
 func evidence(in []evFile, field string, d *Drill, bad func(int, string, ...any)) []Evidence {

@@ -232,3 +232,50 @@ func score(d *Drill, db *Debrief) Score {
 	s.Total = s.Route + s.Evidence + s.Commands + s.Time
 	return s
 }
+
+// Commands lists the commands worth comparing with kubectl itself for
+// this drill: the usual first reads of the target, its nodes and the GPU
+// stack, and every evidence command, as canonical keys.
+func (d *Drill) Commands() []string {
+	s := d.Snapshot
+	ns := s.Target.Namespace
+	lines := []string{"get pods -n " + ns, "get pods -n " + ns + " -o wide", "get events -n " + ns, "get nodes", "get nodes -o wide",
+		"get resourcequota -n " + ns, "get pvc -n " + ns}
+	if s.Pod != nil {
+		lines = append(lines, "describe pod "+s.Pod.Name+" -n "+ns)
+	}
+	for _, o := range s.Owners {
+		lines = append(lines, "describe "+strings.ToLower(o.Kind)+" "+o.Name+" -n "+o.Namespace)
+	}
+	for _, n := range s.Nodes {
+		lines = append(lines, "describe node "+n.Name)
+	}
+	seen := map[string]bool{}
+	for _, ds := range s.DaemonSets {
+		if !seen[ds.Namespace] {
+			seen[ds.Namespace] = true
+			lines = append(lines, "get pods -n "+ds.Namespace+" -o wide", "get daemonsets -n "+ds.Namespace)
+		}
+	}
+	for _, e := range append(append([]Evidence{}, d.Evidence...), decoyEvidence(d)...) {
+		lines = append(lines, e.Command)
+	}
+	var out []string
+	dup := map[string]bool{}
+	for _, l := range lines {
+		c, err := kubectl.Parse(l, ns)
+		if err != nil || dup[c.Key()] {
+			continue
+		}
+		dup[c.Key()] = true
+		out = append(out, c.Key())
+	}
+	return out
+}
+
+func decoyEvidence(d *Drill) []Evidence {
+	if d.Decoy == nil {
+		return nil
+	}
+	return d.Decoy.Evidence
+}
