@@ -1,7 +1,8 @@
 // Command drillstage stages a drill's failure on the kube API-server
 // harness (test/kubeharness), so that "casebook drill record" can record it
 // with the live reader: real objects, real admission, the real scheduler's
-// events, and, for what a kubelet and a container runtime would write
+// events and, with --with-controllers, the real workload and quota
+// controllers; for what a kubelet and a container runtime would write
 // (node status, container states, kubelet events, container logs), the
 // scenario's own values written through the same API a kubelet uses.
 //
@@ -22,6 +23,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"casebook/test/drillstage/stage"
 )
 
 func main() {
@@ -43,26 +46,17 @@ func main() {
 }
 
 func run(ctx context.Context, kubeconfig, path, ready string, timeout time.Duration) error {
-	sc, err := readScenario(path, time.Now())
-	if err != nil {
-		return err
-	}
-	kl, err := startKubelet(sc.logs)
-	if err != nil {
-		return fmt.Errorf("log server: %w", err)
-	}
-	defer kl.Close()
-	st, err := newStager(kubeconfig, sc, kl.port)
+	sc, err := stage.Read(path, time.Now())
 	if err != nil {
 		return err
 	}
 	sctx, cancel := context.WithTimeout(ctx, timeout)
-	err = st.apply(sctx)
+	staged, err := stage.Stage(sctx, kubeconfig, sc)
 	cancel()
 	if err != nil {
 		return err
 	}
-	kl.setLogs(sc.logs)
+	defer staged.Close()
 	fmt.Fprintf(os.Stderr, "drillstage: %s staged in namespace %s; target %s\n", sc.Drill, sc.Namespace, sc.Target)
 	if ready != "" {
 		if err := os.WriteFile(ready, fmt.Appendf(nil, "%s\n%s\n%s\n", sc.Namespace, sc.Target, sc.Route), 0o644); err != nil {

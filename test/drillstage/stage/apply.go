@@ -1,7 +1,8 @@
-package main
+package stage
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
@@ -22,15 +24,41 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 )
 
+// Stage applies a scenario to the cluster of kubeconfig and serves its
+// container logs as a kubelet would until the returned Staged is closed.
+func Stage(ctx context.Context, kubeconfig string, sc *Scenario) (*Staged, error) {
+	kl, err := startKubelet(sc.logs)
+	if err != nil {
+		return nil, fmt.Errorf("log server: %w", err)
+	}
+	st, err := newStager(kubeconfig, sc, kl.port)
+	if err != nil {
+		kl.Close()
+		return nil, err
+	}
+	if err := st.apply(ctx); err != nil {
+		kl.Close()
+		return nil, err
+	}
+	kl.setLogs(sc.logs)
+	return &Staged{kl: kl}, nil
+}
+
+// Staged is a staged scenario; Close stops serving its logs.
+type Staged struct{ kl *kubelet }
+
+// Close stops the log server.
+func (s *Staged) Close() { s.kl.Close() }
+
 type stager struct {
 	c      kubernetes.Interface
 	dyn    dynamic.Interface
 	mapper meta.RESTMapper
-	sc     *scenario
+	sc     *Scenario
 	port   int
 }
 
-func newStager(kubeconfig string, sc *scenario, port int) (*stager, error) {
+func newStager(kubeconfig string, sc *Scenario, port int) (*stager, error) {
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {
 		return nil, err
@@ -54,6 +82,7 @@ func newStager(kubeconfig string, sc *scenario, port int) (*stager, error) {
 func (st *stager) apply(ctx context.Context) error {
 	var pods []*corev1.Pod
 	var events []*corev1.Event
+	volumes := false
 	for _, obj := range st.sc.objects {
 		switch o := obj.(type) {
 		case *corev1.Node:
@@ -61,21 +90,37 @@ func (st *stager) apply(ctx context.Context) error {
 				return err
 			}
 		case *corev1.Pod:
-			status := o.Status
-			o.Status = corev1.PodStatus{}
-			if err := st.create(ctx, o); err != nil {
-				return err
-			}
-			if status.Phase != "" {
-				st.sc.statuses = append(st.sc.statuses, podStatus{Namespace: o.Namespace, Name: o.Name, Status: status})
-			}
 			pods = append(pods, o)
 		case *corev1.Event:
 			events = append(events, o)
 		default:
+			switch obj.(type) {
+			case *corev1.PersistentVolume, *corev1.PersistentVolumeClaim:
+				volumes = true
+			}
 			if err := st.create(ctx, obj); err != nil {
 				return err
 			}
+		}
+	}
+	// Pods go last, and, when volumes were bound by hand, only once the
+	// scheduler's informers have seen the binding: otherwise its first
+	// attempt reads an unbound claim that no real cluster would show.
+	if volumes {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(3 * time.Second):
+		}
+	}
+	for _, o := range pods {
+		status := o.Status
+		o.Status = corev1.PodStatus{}
+		if err := st.create(ctx, o); err != nil {
+			return err
+		}
+		if status.Phase != "" {
+			st.sc.statuses = append(st.sc.statuses, podStatus{Namespace: o.Namespace, Name: o.Name, Status: status})
 		}
 	}
 	// Pods the scenario leaves to the scheduler: wait until it has bound
@@ -89,6 +134,11 @@ func (st *stager) apply(ctx context.Context) error {
 	}
 	for _, ps := range st.sc.statuses {
 		if err := st.podStatus(ctx, ps); err != nil {
+			return err
+		}
+	}
+	for _, pt := range st.sc.patches {
+		if err := st.patch(ctx, pt); err != nil {
 			return err
 		}
 	}
@@ -332,14 +382,84 @@ func (st *stager) findPod(ctx context.Context, ns, name string, sel map[string]s
 	}
 }
 
-// podStatus writes what the pod's kubelet would report: the scenario's
+// podStatus writes what the pods' kubelet would report: the scenario's
 // status over the scheduler's conditions.
 func (st *stager) podStatus(ctx context.Context, ps podStatus) error {
 	p, err := st.findPod(ctx, ps.Namespace, ps.Name, ps.Selector, true)
 	if err != nil {
 		return err
 	}
-	want := ps.Status
+	if !ps.All {
+		return st.writePodStatus(ctx, p, ps.Status)
+	}
+	var list *corev1.PodList
+	for {
+		list, err = st.c.CoreV1().Pods(ps.Namespace).List(ctx, metav1.ListOptions{LabelSelector: labels.SelectorFromSet(ps.Selector).String()})
+		if err != nil {
+			return err
+		}
+		if len(list.Items) >= ps.Count {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("only %d pods match %v, want %d", len(list.Items), ps.Selector, ps.Count)
+		case <-time.After(300 * time.Millisecond):
+		}
+	}
+	for i := range list.Items {
+		p := &list.Items[i]
+		if p.Spec.NodeName == "" {
+			if p, err = st.findPod(ctx, p.Namespace, p.Name, nil, true); err != nil {
+				return err
+			}
+		}
+		if err := st.writePodStatus(ctx, p, *ps.Status.DeepCopy()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// patch applies a merge patch and waits for the event it should cause.
+func (st *stager) patch(ctx context.Context, pt patch) error {
+	gr := schema.ParseGroupResource(pt.Resource)
+	gvr, err := st.mapper.ResourceFor(gr.WithVersion(""))
+	if err != nil {
+		return fmt.Errorf("patch %s: %w", pt.Resource, err)
+	}
+	body, err := json.Marshal(pt.Patch)
+	if err != nil {
+		return err
+	}
+	ns := pt.Namespace
+	if ns == "" {
+		ns = st.sc.Namespace
+	}
+	var ri dynamic.ResourceInterface = st.dyn.Resource(gvr).Namespace(ns)
+	if gr.Resource == "nodes" {
+		ri = st.dyn.Resource(gvr)
+	}
+	if _, err := ri.Patch(ctx, pt.Name, types.MergePatchType, body, metav1.PatchOptions{}); err != nil {
+		return fmt.Errorf("patch %s %s: %w", pt.Resource, pt.Name, err)
+	}
+	if pt.WaitFor == "" {
+		return nil
+	}
+	for {
+		evs, err := st.c.CoreV1().Events(ns).List(ctx, metav1.ListOptions{FieldSelector: "reason=" + pt.WaitFor})
+		if err == nil && len(evs.Items) > 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("patch %s %s: no %s event came", pt.Resource, pt.Name, pt.WaitFor)
+		case <-time.After(300 * time.Millisecond):
+		}
+	}
+}
+
+func (st *stager) writePodStatus(ctx context.Context, p *corev1.Pod, want corev1.PodStatus) error {
 	for _, c := range p.Status.Conditions {
 		found := false
 		for _, w := range want.Conditions {

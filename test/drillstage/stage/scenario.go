@@ -1,4 +1,8 @@
-package main
+// Package stage applies a drill scenario to a Kubernetes API server: the
+// objects, then what kubelets would write, and serves container logs as a
+// kubelet does. test/drillstage wraps it as a command; the recorder's live
+// test uses it directly.
+package stage
 
 import (
 	"bufio"
@@ -18,18 +22,22 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// scenario is one staged failure: Kubernetes objects to create, in file
+// Scenario is one staged failure: Kubernetes objects to create, in file
 // order, and what a kubelet would have written about them.
-type scenario struct {
+type Scenario struct {
 	docHead
 	Drill     string `json:"drill"`
 	Namespace string `json:"namespace"`
 	Target    string `json:"target"`
 	Route     string `json:"route"`
+	// Controllers asks for a harness with kube-controller-manager
+	// (scripts/drills-record.sh reads it).
+	Controllers bool `json:"controllers"`
 
 	objects  []runtime.Object
 	statuses []podStatus
 	logs     []containerLog
+	patches  []patch
 }
 
 // podStatus is the status a kubelet would report for a pod, named or
@@ -39,7 +47,24 @@ type podStatus struct {
 	Namespace string            `json:"namespace"`
 	Name      string            `json:"name"`
 	Selector  map[string]string `json:"selector"`
-	Status    corev1.PodStatus  `json:"status"`
+	// All writes the status to every pod the selector matches (a
+	// Deployment's replicas), not only the first.
+	All bool `json:"all"`
+	// Count is how many such pods to wait for (a controller creates
+	// them one by one).
+	Count  int              `json:"count"`
+	Status corev1.PodStatus `json:"status"`
+}
+
+// patch changes an object after everything else is staged (a rollout),
+// with a JSON merge patch, and waits for an event the change causes.
+type patch struct {
+	docHead
+	Resource  string         `json:"resource"` // deployments.apps, nodes, ...
+	Namespace string         `json:"namespace"`
+	Name      string         `json:"name"`
+	Patch     map[string]any `json:"patch"`
+	WaitFor   string         `json:"waitFor"` // an event reason in the namespace, e.g. FailedCreate
 }
 
 // containerLog is what a container printed, served as a kubelet serves
@@ -59,17 +84,22 @@ type docHead struct {
 	Kind       string `json:"kind"`
 }
 
-// readScenario reads a scenario file. Timestamps are written relative to
-// the moment of staging ({{ago "5m"}}), so a recording looks as it would
-// in the middle of an incident.
-func readScenario(path string, now time.Time) (*scenario, error) {
+// Read reads a scenario file.
+func Read(path string, now time.Time) (*Scenario, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	return Parse(path, raw, now)
+}
+
+// Parse reads a scenario. Timestamps are written relative to the moment of
+// staging ({{ago "5m"}}), so a recording looks as it would in the middle of
+// an incident.
+func Parse(path string, raw []byte, now time.Time) (*Scenario, error) {
 	tmpl, err := template.New(path).Funcs(template.FuncMap{
 		"ago": func(d string) (string, error) {
-			dur, err := time.ParseDuration(d)
+			dur, err := parseAgo(d)
 			if err != nil {
 				return "", err
 			}
@@ -83,7 +113,7 @@ func readScenario(path string, now time.Time) (*scenario, error) {
 	if err := tmpl.Execute(&buf, nil); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	sc := &scenario{}
+	sc := &Scenario{}
 	rd := utilyaml.NewYAMLReader(bufio.NewReader(&buf))
 	for n := 1; ; n++ {
 		doc, err := rd.Read()
@@ -111,6 +141,9 @@ func readScenario(path string, now time.Time) (*scenario, error) {
 			case "Log":
 				sc.logs = append(sc.logs, containerLog{})
 				v = &sc.logs[len(sc.logs)-1]
+			case "Patch":
+				sc.patches = append(sc.patches, patch{})
+				v = &sc.patches[len(sc.patches)-1]
 			default:
 				return nil, fmt.Errorf("%s: document %d: unknown kind %s", path, n, head.Kind)
 			}
@@ -149,4 +182,16 @@ func stripComments(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// parseAgo reads a Go duration, or whole days ("6d") as people write ages.
+func parseAgo(d string) (time.Duration, error) {
+	if days, ok := strings.CutSuffix(d, "d"); ok {
+		var n int
+		if _, err := fmt.Sscanf(days, "%d", &n); err != nil {
+			return 0, fmt.Errorf("age %q: %w", d, err)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	return time.ParseDuration(d)
 }
