@@ -10,6 +10,7 @@ import (
 
 	"casebook/internal/cluster"
 	"casebook/internal/content"
+	"casebook/internal/drill"
 	"casebook/internal/live"
 	"casebook/internal/mcp"
 	"casebook/internal/search"
@@ -44,7 +45,7 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	loader := content.NewStackLoader(stack, cfg.Data, log)
 	loader.Search = search.Options{CacheBytes: -1}
 	defer loader.Close()
-	opts := mcp.Options{Version: version(), Log: log}
+	opts := mcp.Options{Version: version(), Log: log, Drills: drill.NewService(stack.Layers()[0].FS, contentVersion(loader))}
 	if cfg.Kubeconfig != "" || cfg.InCluster {
 		// Connecting reads the kubeconfig only, so a bad one fails here,
 		// before the library load.

@@ -24,7 +24,8 @@ func extensions(a *app) []func(web.Router) {
 // guard would refuse; the portal's host allow-list (unless turned off with
 // "*") and the required identity header do that guard's job.
 func mcpHandler(a *app) http.Handler {
-	opts := mcp.Options{Version: version(), Log: a.log, Metrics: a.metrics, Live: a.live, Policy: a.policy, Limiter: a.limiter}
+	opts := mcp.Options{Version: version(), Log: a.log, Metrics: a.metrics, Live: a.live, Policy: a.policy, Limiter: a.limiter,
+		Drills: a.drills}
 	if a.gaps.Live() {
 		opts.Gaps = a.gaps
 	}

@@ -48,6 +48,9 @@ type Options struct {
 	// Gaps runs the gap checks against the cluster; nil (no cluster) leaves
 	// check_cluster_gaps out.
 	Gaps GapChecker
+	// Drills holds the library's drills for list_drills and
+	// get_drill_brief; nil leaves both out.
+	Drills Drills
 	// Policy and Limiter are the portal's (over /mcp): who may read the
 	// cluster, and every caller's budget for classify, search and cluster
 	// reads. Over stdio both are zero: one local user.

@@ -43,6 +43,10 @@ func (t *tools) register(s *sdk.Server) {
 	if t.opts.Gaps != nil {
 		add(s, t, gapsTool, t.gaps)
 	}
+	if t.opts.Drills != nil {
+		add(s, t, drillsTool, t.listDrills)
+		add(s, t, drillBriefTool, t.drillBrief)
+	}
 }
 
 // toolSpec describes a tool. tweak adjusts the schema derived from the

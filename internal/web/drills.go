@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -226,6 +227,23 @@ func routeOptions(pr *i18n.Printer, cat *triage.Catalog) []templates.RouteGroup 
 		if len(g.Routes) > 0 {
 			out = append(out, g)
 		}
+	}
+	return out
+}
+
+// drillLinks are an incident page's links to the drills modelled on it.
+func (s *Server) drillLinks(ctx context.Context, incident string) []templates.Link {
+	if s.drills == nil {
+		return nil
+	}
+	set, err := s.drills.Set()
+	if err != nil {
+		return nil
+	}
+	lang := drilltext.Lang(printer(ctx))
+	var out []templates.Link
+	for _, d := range set.ForIncident(incident) {
+		out = append(out, templates.Link{Label: d.Title.In(lang), Href: "/drills/" + d.ID})
 	}
 	return out
 }

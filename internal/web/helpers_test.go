@@ -20,6 +20,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"casebook/internal/content"
+	"casebook/internal/drill"
 	"casebook/internal/web"
 )
 
@@ -58,7 +59,7 @@ func newHandler(t *testing.T) http.Handler {
 			shared.err = fmt.Errorf("load library: %w", err)
 			return
 		}
-		shared.h = web.New(web.Deps{Content: shared.loader, Log: log})
+		shared.h = web.New(web.Deps{Content: shared.loader, Log: log, Drills: drill.NewService(os.DirFS("../../library"), nil)})
 	})
 	if shared.err != nil {
 		t.Fatal(shared.err)

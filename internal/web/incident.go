@@ -38,7 +38,7 @@ func (s *Server) handleIncident(w http.ResponseWriter, r *http.Request) error {
 	summary, fbSummary := pr.Pick(in.Summary, in.SummaryKo)
 	p := templates.IncidentPage{Chrome: s.chrome(c, in.ID+" "+title, "library", ""), ID: in.ID, Title: title,
 		Summary: summary, Organization: in.Organization, OrgHref: filterHref("org", library.Slug(in.Organization)),
-		Date: pr.Date(in.Date), SourcePath: "library/" + in.Path, Checks: checkLinks(ctx, c, in.ID),
+		Date: pr.Date(in.Date), SourcePath: "library/" + in.Path, Checks: checkLinks(ctx, c, in.ID), Drills: s.drillLinks(ctx, in.ID),
 		EnglishOnlyHead: fbTitle || fbSummary}
 	p.Provenance = provenanceView(pr, c, in.Layer, in.EditURL, in.Changed, in.ChangedFrom, layerPath(in.Layer, in.Path))
 	p.SourcePath = p.Provenance.Path

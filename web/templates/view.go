@@ -200,6 +200,7 @@ type IncidentPage struct {
 	Playbooks                                       []Link
 	Similar                                         []SimilarLink
 	Checks                                          []Link
+	Drills                                          []Link // drills modelled on the incident
 	SourcePath                                      string
 	// Provenance is the layer, edit link and last change of the file.
 	Provenance Provenance
