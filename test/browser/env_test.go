@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"casebook/internal/content"
+	"casebook/internal/drill"
 	"casebook/internal/web"
 )
 
@@ -98,7 +99,7 @@ func start() (*env, error) {
 	if _, err := loader.Load(context.Background()); err != nil {
 		return nil, fmt.Errorf("load library: %w", err)
 	}
-	srv := httptest.NewServer(web.New(web.Deps{Content: loader, Log: log}))
+	srv := httptest.NewServer(web.New(web.Deps{Content: loader, Log: log, Drills: drill.NewService(os.DirFS("../../library"), nil)}))
 	shared.stop = append(shared.stop, srv.Close)
 
 	shots := os.Getenv("CASEBOOK_SCREENSHOTS")
