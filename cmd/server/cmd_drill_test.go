@@ -5,11 +5,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"casebook/internal/drill"
+	"casebook/internal/kubectl"
 	"casebook/internal/snapshot"
 	"casebook/test/drillstage/stage"
 )
@@ -112,20 +114,24 @@ func TestDrillListAndBrief(t *testing.T) {
 // harness (under names of its own, beside other tests' objects), records
 // it with "casebook drill record", and checks the recording: it decodes,
 // live triage routes it as the drill expects, and the skeleton names the
-// evidence live triage found under commands whose output shows it.
+// evidence live triage found under commands whose output shows it. The
+// scenario is one whose pod is placed by name (an OOM-killed worker): the
+// harness is shared, and a pod left to the scheduler, or one that needs a
+// GPU, would meet the nodes and GPU stacks other tests leave behind.
 func TestDrillRecordOnHarness(t *testing.T) {
 	kc := harnessKubeconfig(t)
-	raw, err := os.ReadFile("../../test/drillstage/scenarios/gpu-pool-taint.yaml")
+	raw, err := os.ReadFile("../../test/drillstage/scenarios/call-worker-oom.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Fresh names for this run: the harness keeps what earlier runs made.
 	suffix := "-" + strings.ToLower(strings.ReplaceAll(time.Now().Format("150405.000"), ".", ""))
 	text := string(raw)
-	for _, name := range []string{"nlp-train", "gke-train-default-pool-3f9a1c2e-h7kd", "gke-train-gpu-t4-7b2e90d1-2mqs", "gke-train-gpu-t4-7b2e90d1-9vtc"} {
-		text = strings.ReplaceAll(text, name, name+suffix)
+	for _, r := range [][2]string{{"namespace: voice", "namespace: voice" + suffix}, {"{name: voice}", "{name: voice" + suffix + "}"},
+		{"ip-10-20-14-201.us-west-2.compute.internal", "ip-10-20-14-201" + suffix}} {
+		text = strings.ReplaceAll(text, r[0], r[1])
 	}
-	sc, err := stage.Parse("gpu-pool-taint.yaml", []byte(text), time.Now())
+	sc, err := stage.Parse("call-worker-oom.yaml", []byte(text), time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,14 +144,14 @@ func TestDrillRecordOnHarness(t *testing.T) {
 	defer staged.Close()
 
 	dir := t.TempDir()
-	out, err := drillCLI(t, "", "record", "--kubeconfig", kc, "-n", sc.Namespace, sc.Target, "--route", sc.Route, "--id", "taint-recorded", "--dir", dir)
+	out, err := drillCLI(t, "", "record", "--kubeconfig", kc, "-n", sc.Namespace, sc.Target, "--route", sc.Route, "--id", "oom-recorded", "--dir", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "live triage routes the recording to pending/untolerated-taint, as expected") {
+	if !strings.Contains(out, "live triage routes the recording to memory/oomkilled, as expected") {
 		t.Errorf("record output:\n%s", out)
 	}
-	f, err := os.Open(filepath.Join(dir, "taint-recorded"+drill.SnapshotSuffix))
+	f, err := os.Open(filepath.Join(dir, "oom-recorded"+drill.SnapshotSuffix))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,31 +161,28 @@ func TestDrillRecordOnHarness(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := snaps[0]
-	if s.Pod == nil || s.Pod.Name != "glue-finetune-4xk2p" || len(s.Owners) == 0 || s.Owners[0].Kind != "Job" {
+	if s.Pod == nil || s.Pod.Name != "call-worker-8d7f6c5b4-5lq9v" || s.Pod.Namespace != "voice"+suffix || len(s.Owners) != 2 || s.Owners[1].Kind != "Deployment" {
 		t.Errorf("recording: pod %+v owners %+v", s.Pod, s.Owners)
 	}
-	gpuNodes := 0
-	for _, n := range s.Nodes {
-		if strings.HasSuffix(n.Name, suffix) && n.IsGPUNode() {
-			gpuNodes++
-		}
+	if !slices.ContainsFunc(s.Nodes, func(n snapshot.Node) bool { return n.Name == "ip-10-20-14-201"+suffix }) {
+		t.Errorf("recording: nodes %+v, want this run's node among them", s.Nodes)
 	}
-	if gpuNodes != 2 {
-		t.Errorf("%d of this run's GPU nodes recorded, want 2", gpuNodes)
+	// What kubectl would show of the pod comes from the recording.
+	if _, out, err := kubectl.Exec(&s, "describe pod call-worker-8d7f6c5b4-5lq9v"); err != nil || !strings.Contains(out, "Reason:       OOMKilled") || !strings.Contains(out, "Exit Code:    137") {
+		t.Errorf("describe pod on the recording: %v\n%s", err, out)
 	}
-	skel, err := os.ReadFile(filepath.Join(dir, "taint-recorded.yaml"))
+	skel, err := os.ReadFile(filepath.Join(dir, "oom-recorded.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"route: pending/untolerated-taint", "command: describe pod glue-finetune-4xk2p -n " + sc.Namespace,
-		"untolerated taint(s)", "nvidia.com/gpu=present:NoSchedule"} {
+	for _, want := range []string{"route: memory/oomkilled", "command: describe pod call-worker-8d7f6c5b4-5lq9v"} {
 		if !strings.Contains(string(skel), want) {
 			t.Errorf("skeleton lacks %q:\n%s", want, skel)
 		}
 	}
 	// A second recording keeps the drill file a person has been filling in.
-	out, err = drillCLI(t, "", "record", "--kubeconfig", kc, "-n", sc.Namespace, sc.Target, "--route", sc.Route, "--id", "taint-recorded", "--dir", dir)
-	if err != nil || !strings.Contains(out, "kept "+filepath.Join(dir, "taint-recorded.yaml")) {
+	out, err = drillCLI(t, "", "record", "--kubeconfig", kc, "-n", sc.Namespace, sc.Target, "--route", sc.Route, "--id", "oom-recorded", "--dir", dir)
+	if err != nil || !strings.Contains(out, "kept "+filepath.Join(dir, "oom-recorded.yaml")) {
 		t.Errorf("second record: %v\n%s", err, out)
 	}
 }
