@@ -41,7 +41,7 @@ var allowedLatin = map[string]bool{"kubernetes": true, "casebook": true, "nvidia
 	"memory": true, "replica": true, "logs": true, "fallback": true, "pending": true, "taint": true, "toleration": true,
 	"operator": true, "allocatable": true, "throttling": true, "utilization": true, "root": true,
 	// Kubernetes kinds, states and units, names of formats.
-	"gpu": true, "api": true, "json": true, "atom": true, "markdown": true, "mib": true, "utc": true, "job": true,
+	"gpu": true, "cpu": true, "llm": true, "api": true, "json": true, "atom": true, "markdown": true, "mib": true, "utc": true, "job": true,
 	"cronjob": true, "secret": true, "role": true, "ready": true, "evicted": true, "oomkilled": true,
 	"crashloopbackoff": true, "in-cluster": true}
 
