@@ -5,6 +5,7 @@ import (
 
 	"casebook/internal/access"
 	"casebook/internal/cluster"
+	"casebook/internal/i18n"
 	"casebook/internal/live"
 )
 
@@ -19,23 +20,23 @@ func clusterOptions(c config) cluster.Options {
 // client only; an unreachable cluster shows up per request, where the
 // pages degrade to questions. A nil reader comes with why live triage is
 // off, for the pages that offer it.
-func connectCluster(cfg config, log *slog.Logger) (*cluster.Reader, string) {
+func connectCluster(cfg config, log *slog.Logger) (*cluster.Reader, i18n.Msg) {
 	if cfg.Kubeconfig == "" && !cfg.InCluster {
-		return nil, "Live triage is off: start the server with --kubeconfig or --in-cluster to read pods from a cluster."
+		return nil, i18n.M("live.off_flags")
 	}
 	r, err := cluster.Connect(clusterOptions(cfg))
 	if err != nil {
 		// The error names the file or context, never credentials.
 		log.Error("live triage disabled: cannot configure the cluster client", "err", err)
-		return nil, "Live triage is configured but the cluster client could not be set up; see the server log."
+		return nil, i18n.M("live.off_client")
 	}
 	log.Info("live triage enabled", "namespaces", cfg.Namespaces, "read_logs", cfg.ReadLogs)
-	return r, ""
+	return r, i18n.Msg{}
 }
 
 // liveService is live triage over the reader (off when it is nil), with
 // the policy and limiter every door shares.
-func liveService(cfg config, r *cluster.Reader, off string, policy access.Policy, lim *access.Limiter, m live.Metrics) *live.Service {
+func liveService(cfg config, r *cluster.Reader, off i18n.Msg, policy access.Policy, lim *access.Limiter, m live.Metrics) *live.Service {
 	o := live.Options{Namespaces: splitList(cfg.Namespaces), Timeout: cfg.ClusterTimeout, Policy: policy, Limiter: lim, Metrics: m, Off: off}
 	if r != nil {
 		o.Reader = r

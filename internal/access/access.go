@@ -5,6 +5,7 @@
 package access
 
 import (
+	"casebook/internal/i18n"
 	"errors"
 	"net"
 	"strings"
@@ -88,7 +89,8 @@ func (p Policy) Allowed(id string) bool {
 // portal: only allow-listed identities.
 func (p Policy) LiveTriage(c Caller) error {
 	if !p.Allowed(c.Identity) {
-		return &Error{Kind: ErrDenied, Msg: "live triage is limited to allow-listed users"}
+		m := i18n.M("live.denied")
+		return &Error{Kind: ErrDenied, Msg: m.English(), M: m}
 	}
 	return nil
 }
@@ -98,11 +100,16 @@ func (p Policy) LiveTriage(c Caller) error {
 type Error struct {
 	Kind error
 	Msg  string
+	// M is Msg as a catalogue message, for pages in other languages.
+	M i18n.Msg
 	// RetryAfter is how many seconds to wait, for ErrLimited.
 	RetryAfter int
 }
 
 func (e *Error) Error() string { return e.Msg }
+
+// Message is the refusal as a catalogue message (i18n.Localized).
+func (e *Error) Message() i18n.Msg { return e.M }
 
 // Unwrap returns the kind.
 func (e *Error) Unwrap() error { return e.Kind }

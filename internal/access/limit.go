@@ -1,9 +1,10 @@
 package access
 
 import (
+	"casebook/internal/i18n"
 	"errors"
-	"fmt"
 	"math"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -59,8 +60,8 @@ func (l *Limiter) Take(c Caller, cost float64) error {
 	b := l.bucket(c.Key())
 	if b.tokens < 1 {
 		wait := int(math.Ceil((1 - b.tokens) * 60 / float64(l.perMin)))
-		return &Error{Kind: ErrLimited, RetryAfter: max(1, wait),
-			Msg: fmt.Sprintf("too many requests; at most %d a minute, try again in %d s", l.perMin, max(1, wait))}
+		m := i18n.M("live.limited", "per_min", strconv.Itoa(l.perMin), "wait", strconv.Itoa(max(1, wait)))
+		return &Error{Kind: ErrLimited, RetryAfter: max(1, wait), Msg: m.English(), M: m}
 	}
 	b.tokens = max(b.tokens-cost, -10*l.burst) // a debt is paid back within minutes
 	return nil

@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"context"
-	"fmt"
 	"sort"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -10,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"casebook/internal/i18n"
 	"casebook/internal/snapshot"
 )
 
@@ -117,7 +117,7 @@ func (c *collection) forWorkload(ns, kind, name string) (*snapshot.Snapshot, err
 	sel, rsName, ok := c.workloadSelector(ns, kind, name)
 	if !ok {
 		if len(c.errs) == 0 {
-			return nil, fmt.Errorf("%w: cannot read %s %s/%s", snapshot.ErrUnavailable, lowerKind(kind), ns, name)
+			return nil, i18n.Errorf(snapshot.ErrUnavailable, "live.workload_unreadable", "kind", lowerKind(kind), "namespace", ns, "name", name)
 		}
 		return nil, targetError(c.errs[len(c.errs)-1])
 	}

@@ -3,13 +3,13 @@ package cluster
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
 	"strings"
 	"syscall"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
+	"casebook/internal/i18n"
 	"casebook/internal/snapshot"
 )
 
@@ -69,9 +69,9 @@ func shortMessage(err error) string {
 func targetError(e snapshot.ReadError) error {
 	switch e.Kind {
 	case snapshot.ReadNotFound:
-		return fmt.Errorf("%w: %s", snapshot.ErrNotFound, strings.TrimPrefix(strings.TrimPrefix(e.What, "get "), "list "))
+		return i18n.Errorf(snapshot.ErrNotFound, "live.not_found", "what", strings.TrimPrefix(strings.TrimPrefix(e.What, "get "), "list "))
 	case snapshot.ReadForbidden:
-		return fmt.Errorf("%w: could not %s; grant %s (%s)", snapshot.ErrForbidden, e.What, e.Permission, e.Message)
+		return i18n.Errorf(snapshot.ErrForbidden, "live.forbidden", "what", e.What, "permission", e.Permission.String(), "message", e.Message)
 	}
-	return fmt.Errorf("%w: could not %s (%s): %s", snapshot.ErrUnavailable, e.What, e.Kind, e.Message)
+	return i18n.Errorf(snapshot.ErrUnavailable, "live.unavailable", "what", e.What, "kind", e.Kind, "message", e.Message)
 }

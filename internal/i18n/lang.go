@@ -5,7 +5,6 @@
 package i18n
 
 import (
-	"fmt"
 	"strings"
 
 	"golang.org/x/text/language"
@@ -46,9 +45,10 @@ func (l Lang) Other() Lang {
 // InvalidLangError is a lang value the portal does not speak.
 type InvalidLangError struct{ Value string }
 
-func (e *InvalidLangError) Error() string {
-	return fmt.Sprintf("invalid lang %q: want en or ko", e.Value)
-}
+func (e *InvalidLangError) Error() string { return e.Message().English() }
+
+// Message is the refusal as a catalogue message (Localized).
+func (e *InvalidLangError) Message() Msg { return M("select.lang", "value", Quote(e.Value)) }
 
 // ClientError marks the error as the client's fault (a 400).
 func (e *InvalidLangError) ClientError() bool { return true }

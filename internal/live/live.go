@@ -10,13 +10,13 @@ package live
 import (
 	"context"
 	"errors"
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"casebook/internal/access"
+	"casebook/internal/i18n"
 	"casebook/internal/probe"
 	"casebook/internal/snapshot"
 	"casebook/internal/triage"
@@ -47,13 +47,13 @@ type Options struct {
 	Limiter *access.Limiter
 	Metrics Metrics
 	// Off says why live triage is off, for the pages that offer it.
-	Off string
+	Off i18n.Msg
 }
 
 // Errors of the requests themselves; the cluster's are snapshot.Err*.
 var (
 	// ErrOff: no cluster is configured.
-	ErrOff = errors.New("live triage is not configured on this server")
+	ErrOff error = &i18n.Error{Msg: i18n.M("error.live_off")}
 	// ErrInvalid: the namespace or target is not a Kubernetes name.
 	ErrInvalid = errors.New("invalid live triage request")
 )
@@ -80,10 +80,11 @@ func (s *Service) Namespaces() []string {
 	return s.o.Namespaces
 }
 
-// Off says why live triage is off.
-func (s *Service) Off() string {
-	if s == nil || s.o.Off == "" {
-		return ErrOff.Error()
+// Off says why live triage is off, as a message each door renders in its
+// reader's language.
+func (s *Service) Off() i18n.Msg {
+	if s == nil || s.o.Off.IsZero() {
+		return i18n.M("error.live_off")
 	}
 	return s.o.Off
 }
@@ -91,7 +92,7 @@ func (s *Service) Off() string {
 // Collect reads one target ("POD" or "KIND/NAME") for the caller.
 func (s *Service) Collect(ctx context.Context, c access.Caller, ns, target string) (*snapshot.Snapshot, error) {
 	if target == "" {
-		return nil, fmt.Errorf("%w: name a pod, or deployment|replicaset|statefulset|job/NAME", ErrInvalid)
+		return nil, i18n.Errorf(ErrInvalid, "live.no_target")
 	}
 	if err := s.admit(c, ns, target); err != nil {
 		return nil, err
@@ -172,7 +173,7 @@ var (
 // deployment|replicaset|statefulset|job/NAME.
 func Validate(ns, target string) error {
 	if !dnsLabel.MatchString(ns) {
-		return fmt.Errorf("%w: namespace %q is not a Kubernetes namespace name", ErrInvalid, ns)
+		return i18n.Errorf(ErrInvalid, "live.bad_namespace", "namespace", i18n.Quote(ns))
 	}
 	if target == "" {
 		return nil
@@ -182,12 +183,12 @@ func Validate(ns, target string) error {
 		switch strings.ToLower(kind) {
 		case "pod", "deployment", "replicaset", "statefulset", "job":
 		default:
-			return fmt.Errorf("%w: target %q: want POD or deployment|replicaset|statefulset|job/NAME", ErrInvalid, target)
+			return i18n.Errorf(ErrInvalid, "live.bad_target", "target", i18n.Quote(target))
 		}
 		name = n
 	}
 	if !dnsSubdomain.MatchString(name) {
-		return fmt.Errorf("%w: %q is not a Kubernetes object name", ErrInvalid, name)
+		return i18n.Errorf(ErrInvalid, "live.bad_name", "name", i18n.Quote(name))
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -25,19 +27,19 @@ var smartQuotes = strings.NewReplacer("“", `"`, "”", `"`, "„", `"`, "＂",
 // unclosed quote and queries too long to be typed.
 func parseQuery(s string) (*userQuery, error) {
 	if !utf8.ValidString(s) {
-		return nil, badQuery("the query is not valid UTF-8")
+		return nil, badQueryMsg("query.utf8")
 	}
 	if len(s) > maxQueryBytes {
-		return nil, badQuery("the query is %d bytes long; the limit is %d", len(s), maxQueryBytes)
+		return nil, badQueryMsg("query.bytes", "bytes", strconv.Itoa(len(s)), "max", strconv.Itoa(maxQueryBytes))
 	}
 	for _, r := range s {
 		if unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r' {
-			return nil, badQuery("the query contains control character %U", r)
+			return nil, badQueryMsg("query.control", "char", fmt.Sprintf("%U", r))
 		}
 	}
 	s = smartQuotes.Replace(s)
 	if strings.Count(s, `"`)%2 == 1 {
-		return nil, badQuery(`unclosed quote: close the phrase with " or remove the quote`)
+		return nil, badQueryMsg("query.quote")
 	}
 	q := &userQuery{}
 	var loose []string
@@ -59,10 +61,10 @@ func parseQuery(s string) (*userQuery, error) {
 	}
 	q.loose = strings.Join(loose, " ")
 	if len(loose) > maxQueryWords {
-		return nil, badQuery("the query has %d words; the limit is %d (paste the error line that matters, or use the triage page for a whole log)", len(loose), maxQueryWords)
+		return nil, badQueryMsg("query.words", "count", strconv.Itoa(len(loose)), "max", strconv.Itoa(maxQueryWords))
 	}
 	if len(q.phrases) > maxPhrases {
-		return nil, badQuery("the query has %d quoted phrases; the limit is %d", len(q.phrases), maxPhrases)
+		return nil, badQueryMsg("query.phrases", "count", strconv.Itoa(len(q.phrases)), "max", strconv.Itoa(maxPhrases))
 	}
 	return q, nil
 }

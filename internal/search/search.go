@@ -11,6 +11,7 @@ package search
 import (
 	"fmt"
 
+	"casebook/internal/i18n"
 	"casebook/internal/library"
 )
 
@@ -138,6 +139,17 @@ type Suggestion struct {
 // unknown filter, a page out of range. The web layer maps it to 400.
 type QueryError struct {
 	Msg string
+	// M is Msg as a catalogue message, when it has one (i18n.Localized).
+	M i18n.Msg
+}
+
+// Message is the catalogue message (i18n.Localized).
+func (e *QueryError) Message() i18n.Msg { return e.M }
+
+// badQueryMsg is a refused query whose message is in the catalogue.
+func badQueryMsg(key string, args ...any) error {
+	m := i18n.M(key, args...)
+	return &QueryError{Msg: m.English(), M: m}
 }
 
 func (e *QueryError) Error() string { return "search: " + e.Msg }

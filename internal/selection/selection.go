@@ -8,7 +8,6 @@ package selection
 
 import (
 	"errors"
-	"fmt"
 	"net/url"
 	"slices"
 	"sort"
@@ -73,15 +72,19 @@ var FilterParams = func() []string {
 // (HTTP 400, an MCP tool error, a CLI usage error).
 var ErrInvalid = errors.New("invalid selection")
 
-// Error is a refused selection with the message that names the fix.
-type Error struct{ Msg string }
+// Error is a refused selection with the message that names the fix, a
+// catalogue message so each door says it in its reader's language.
+type Error struct{ Msg i18n.Msg }
 
-func (e *Error) Error() string { return e.Msg }
+func (e *Error) Error() string { return e.Msg.English() }
+
+// Message is the refusal as a catalogue message (i18n.Localized).
+func (e *Error) Message() i18n.Msg { return e.Msg }
 
 // Unwrap makes errors.Is(err, ErrInvalid) hold.
 func (e *Error) Unwrap() error { return ErrInvalid }
 
-func invalid(format string, args ...any) error { return &Error{fmt.Sprintf(format, args...)} }
+func invalid(key string, args ...any) error { return &Error{i18n.M(key, args...)} }
 
 // Paging is the page size a door uses when the request names none, and the
 // largest it allows.
@@ -105,7 +108,7 @@ func Parse(q url.Values, tax *library.Taxonomy, orgs map[string]string, layers [
 	case store.SortNewest, store.SortOldest, store.SortTitle:
 		s.Sort = v
 	default:
-		return s, invalid("invalid sort %q: want newest, oldest or title", v)
+		return s, invalid("select.sort", "value", i18n.Quote(v))
 	}
 	if s.Page, err = intParam(q, "page", 1, 1, 100000); err != nil {
 		return s, err
@@ -115,14 +118,14 @@ func Parse(q url.Values, tax *library.Taxonomy, orgs map[string]string, layers [
 	}
 	s.Query = strings.TrimSpace(q.Get("q"))
 	if len(s.Query) > MaxQuery {
-		return s, invalid("query is %d bytes, at most %d; to route a pasted error use the triage classifier", len(s.Query), MaxQuery)
+		return s, invalid("select.query_long", "bytes", strconv.Itoa(len(s.Query)), "max", strconv.Itoa(MaxQuery))
 	}
 	switch k := q.Get("kind"); k {
 	case "", "all":
 	case KindIncident, KindPlaybook:
 		s.Kind = k
 	default:
-		return s, invalid("invalid kind %q: want incident, playbook or all", k)
+		return s, invalid("select.kind", "value", i18n.Quote(k))
 	}
 	switch l := i18n.Lang(q.Get("lang")); {
 	case l == "":
@@ -130,7 +133,7 @@ func Parse(q url.Values, tax *library.Taxonomy, orgs map[string]string, layers [
 		s.Lang = l
 	default:
 		// The web's language negotiation refuses it with the same words.
-		return s, &Error{(&i18n.InvalidLangError{Value: string(l)}).Error()}
+		return s, &Error{(&i18n.InvalidLangError{Value: string(l)}).Message()}
 	}
 	return s, nil
 }
@@ -159,7 +162,7 @@ func ParseFilter(q url.Values, tax *library.Taxonomy, orgs map[string]string, la
 	for _, v := range splitValues(q["year"]) {
 		y, err := strconv.Atoi(v)
 		if err != nil || y < 1970 || y > 2100 {
-			return f, invalid("invalid year %q: want a four-digit year such as 2024", v)
+			return f, invalid("select.year", "value", i18n.Quote(v))
 		}
 		if !slices.Contains(f.Years, y) {
 			f.Years = append(f.Years, y)
@@ -227,7 +230,7 @@ func intParam(q url.Values, name string, def, lo, hi int) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < lo || n > hi {
-		return 0, invalid("invalid %s %q: want a number from %d to %d", name, s, lo, hi)
+		return 0, invalid("select.number", "name", name, "value", i18n.Quote(s), "lo", strconv.Itoa(lo), "hi", strconv.Itoa(hi))
 	}
 	return n, nil
 }
@@ -270,7 +273,7 @@ func ParseFocus(s string, tax *library.Taxonomy) (string, error) {
 	f, id, ok := strings.Cut(s, ":")
 	facet, fok := library.ParseFacet(f)
 	if !ok || !fok {
-		return "", invalid("invalid focus %q: want facet:term, e.g. component:gpu-driver", s)
+		return "", invalid("select.focus", "value", i18n.Quote(s))
 	}
 	if _, ok := tax.Term(facet, id); !ok {
 		return "", Unknown(string(facet), id, tax.IDs(facet))
@@ -282,12 +285,12 @@ func ParseFocus(s string, tax *library.Taxonomy) (string, error) {
 // nearest one (or all of them, when they are few).
 func Unknown(param, v string, valid []string) error {
 	if n := library.Nearest(v, valid); n != "" {
-		return invalid("unknown %s %q (did you mean %q?)", param, v, n)
+		return invalid("select.unknown_near", "param", param, "value", i18n.Quote(v), "near", i18n.Quote(n))
 	}
 	if len(valid) > 30 {
-		return invalid("unknown %s %q; see /api/taxonomy for the valid values", param, v)
+		return invalid("select.unknown_see", "param", param, "value", i18n.Quote(v))
 	}
-	return invalid("unknown %s %q; valid values: %s", param, v, strings.Join(valid, ", "))
+	return invalid("select.unknown_list", "param", param, "value", i18n.Quote(v), "valid", strings.Join(valid, ", "))
 }
 
 // SearchRequest is the selection as a query of the search index, which

@@ -1,8 +1,8 @@
 package snapshot
 
 import (
+	"casebook/internal/i18n"
 	"errors"
-	"fmt"
 	"strings"
 )
 
@@ -40,5 +40,5 @@ func KindError(kind string) error {
 // NamespaceNotAllowed is the refusal of a namespace outside the allow-list,
 // in the words every door shows.
 func NamespaceNotAllowed(ns string, allowed []string) error {
-	return fmt.Errorf("%w: %q is outside the allowed namespaces (%s)", ErrNamespaceNotAllowed, ns, strings.Join(allowed, ", "))
+	return i18n.Errorf(ErrNamespaceNotAllowed, "live.namespace_not_allowed", "namespace", i18n.Quote(ns), "allowed", strings.Join(allowed, ", "))
 }

@@ -32,7 +32,7 @@ var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 func ParseState(tree, answers string) (State, error) {
 	s := State{Tree: tree}
 	if !idPattern.MatchString(tree) {
-		return s, &StateError{Msg: fmt.Sprintf("bad tree id %q", tree)}
+		return s, stateError("walk.bad_tree_id", "tree", i18n.Quote(tree))
 	}
 	if answers == "" {
 		return s, nil
@@ -45,7 +45,7 @@ func ParseState(tree, answers string) (State, error) {
 			inferred = true
 		}
 		if !ok || !idPattern.MatchString(q) || !idPattern.MatchString(c) {
-			return s, &StateError{Msg: fmt.Sprintf("bad answer %q: want question=answer", part)}
+			return s, stateError("walk.bad_answer", "answer", i18n.Quote(part))
 		}
 		s.Answers = append(s.Answers, Given{Question: q, Choice: c, Inferred: inferred})
 	}
@@ -89,7 +89,20 @@ func (s State) With(question, choice string) State {
 // StateError is a walk state that does not fit the catalogue: a typo in a
 // shared URL, or a link made before the trees changed. The web layer turns
 // it into 400 Bad Request.
-type StateError struct{ Msg string }
+type StateError struct {
+	Msg string
+	// M is Msg as a catalogue message, which pages show in their language.
+	M i18n.Msg
+}
+
+func stateError(key string, args ...any) *StateError {
+	m := i18n.M(key, args...)
+	return &StateError{Msg: m.English(), M: m}
+}
+
+// Message is the catalogue message (i18n.Localized); "triage: " is left
+// out, as pages show it.
+func (e *StateError) Message() i18n.Msg { return e.M }
 
 func (e *StateError) Error() string { return "triage: " + e.Msg }
 
@@ -131,11 +144,11 @@ type Hints struct {
 // Next follows one answer from a question.
 func (c *Catalog) Next(n *Node, choice string) (*Node, error) {
 	if n.IsOutcome() {
-		return nil, &StateError{Msg: fmt.Sprintf("%s is an outcome and takes no answer", n.ID)}
+		return nil, stateError("walk.outcome_answered", "node", n.ID)
 	}
 	ch, ok := n.Choice(choice)
 	if !ok {
-		return nil, &StateError{Msg: fmt.Sprintf("question %s has no answer %q", n.ID, choice)}
+		return nil, stateError("walk.no_answer", "question", n.ID, "answer", i18n.Quote(choice))
 	}
 	next, ok := c.nodes[ch.Next]
 	if !ok {
@@ -152,12 +165,12 @@ func (c *Catalog) Next(n *Node, choice string) (*Node, error) {
 func (c *Catalog) Walk(s State, h Hints) (*Walk, error) {
 	t, ok := c.trees[s.Tree]
 	if !ok {
-		return nil, &StateError{Msg: fmt.Sprintf("no tree %q", s.Tree)}
+		return nil, stateError("walk.no_tree", "tree", i18n.Quote(s.Tree))
 	}
 	given := map[string]Given{}
 	for _, g := range s.Answers {
 		if _, dup := given[g.Question]; dup {
-			return nil, &StateError{Msg: fmt.Sprintf("question %s answered twice", g.Question)}
+			return nil, stateError("walk.answered_twice", "question", g.Question)
 		}
 		given[g.Question] = g
 	}
@@ -191,7 +204,7 @@ func (c *Catalog) Walk(s State, h Hints) (*Walk, error) {
 	if used != len(given) {
 		for _, g := range s.Answers {
 			if !w.visited(g.Question) {
-				return nil, &StateError{Msg: fmt.Sprintf("question %s is not on this path", g.Question)}
+				return nil, stateError("walk.off_path", "question", g.Question)
 			}
 		}
 	}

@@ -37,13 +37,13 @@ func (s *Server) withAccess(next http.Handler) http.Handler {
 		id := strings.TrimSpace(r.Header.Get(a.Header))
 		if id == "" {
 			s.adapt(func(http.ResponseWriter, *http.Request) error {
-				return &httpError{http.StatusUnauthorized, "sign in first: this portal expects the " + a.Header + " header from its sign-in proxy"}
+				return userError(http.StatusUnauthorized, "error.sign_in", "header", a.Header)
 			})(w, r)
 			return
 		}
 		if a.RestrictReads && !a.Allowed(id) {
 			s.adapt(func(http.ResponseWriter, *http.Request) error {
-				return &httpError{http.StatusForbidden, id + " is not allowed to use this portal"}
+				return userError(http.StatusForbidden, "error.user_not_allowed", "id", id)
 			})(w, r)
 			return
 		}

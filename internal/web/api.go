@@ -123,7 +123,7 @@ func (s *Server) handleAPIGraph(w http.ResponseWriter, r *http.Request) error {
 	if st.Query != "" {
 		// The graph of a search result: the incidents the query finds.
 		if c.Search == nil {
-			return &httpError{http.StatusServiceUnavailable, "the search index is not available; the library list still works at /"}
+			return userError(http.StatusServiceUnavailable, "error.search_unavailable")
 		}
 		x := st.clone()
 		x.Page, x.Kind, x.Sort, x.PerPage = 1, "", "", 0

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -390,11 +391,17 @@ func TestAPIErrors(t *testing.T) {
 			var body map[string]string
 			getJSON(t, h, tt.target, tt.status, &body)
 			msg, ok := body["error"]
-			if !ok || msg == "" || len(body) != 1 {
-				t.Fatalf("body %v, want {\"error\": ...}", body)
+			ko, hasKo := body["error_ko"]
+			if !ok || msg == "" || len(body) != 2 || !hasKo {
+				t.Fatalf("body %v, want {\"error\": ..., \"error_ko\": ...}", body)
 			}
 			if !strings.Contains(msg, tt.says) {
 				t.Errorf("error %q does not mention %q", msg, tt.says)
+			}
+			// The Korean says the same about the same value: what the
+			// user typed, or the nearest id, stays as typed.
+			if !regexp.MustCompile(`\p{Hangul}`).MatchString(ko) || strings.Contains(tt.says, `"`) && !strings.Contains(ko, tt.says) {
+				t.Errorf("error_ko %q is not Korean or lacks %q", ko, tt.says)
 			}
 		})
 	}

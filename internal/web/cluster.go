@@ -20,7 +20,7 @@ func (s *Server) clusterForm(r *http.Request) *templates.ClusterForm {
 	f := &templates.ClusterForm{Enabled: s.live.Enabled(), Namespaces: s.live.Namespaces(), Namespace: r.URL.Query().Get("namespace")}
 	switch {
 	case !f.Enabled:
-		f.Message = s.live.Off()
+		f.Message = printer(r.Context()).Msg(s.live.Off())
 	case len(f.Namespaces) > 0:
 		f.Message = printer(r.Context()).T("triage.cluster_namespaces", "list", strings.Join(f.Namespaces, ", "))
 	}
@@ -56,7 +56,7 @@ func (s *Server) handleClusterTriage(w http.ResponseWriter, r *http.Request) err
 	}
 	st, err := triage.ParseState(cat.Root().ID, q.Get("a"))
 	if err != nil {
-		return badRequest{err.Error()}
+		return badRequestOf(err)
 	}
 	snap, err := s.live.Collect(r.Context(), caller(r), ns, target)
 	if err != nil {
@@ -67,7 +67,7 @@ func (s *Server) handleClusterTriage(w http.ResponseWriter, r *http.Request) err
 		// what could not be read and ask the questions instead.
 		walk, werr := cat.Walk(st, triage.Hints{})
 		if werr != nil {
-			return badRequest{werr.Error()}
+			return badRequestOf(werr)
 		}
 		p, perr := s.walkPage(r, c, cat, walk, []string{"Could not read the cluster (" + err.Error() + "); answer the questions yourself."})
 		if perr != nil {
@@ -123,7 +123,7 @@ func (s *Server) probedWalkPage(r *http.Request, c *content.Content, cat *triage
 	if err != nil {
 		var se *triage.StateError
 		if errors.As(err, &se) {
-			return templates.TriagePage{}, badRequest{err.Error()}
+			return templates.TriagePage{}, badRequestOf(err)
 		}
 		return templates.TriagePage{}, err
 	}
@@ -252,9 +252,9 @@ func (s *Server) handleSnapshotUpload(w http.ResponseWriter, r *http.Request) er
 		f, _, err := r.FormFile("snapshot")
 		if err != nil {
 			if tooLarge(err) {
-				return &httpError{http.StatusRequestEntityTooLarge, "snapshot larger than 16 MiB"}
+				return userError(http.StatusRequestEntityTooLarge, "error.snapshot_too_large")
 			}
-			return badRequest{"no snapshot file in the form (field \"snapshot\"): " + err.Error()}
+			return badRequestMsg("error.snapshot_missing", "detail", err.Error())
 		}
 		defer f.Close()
 		data = f
@@ -264,12 +264,12 @@ func (s *Server) handleSnapshotUpload(w http.ResponseWriter, r *http.Request) er
 	snaps, err := snapshot.Decode(data)
 	if err != nil {
 		if tooLarge(err) {
-			return &httpError{http.StatusRequestEntityTooLarge, "snapshot larger than 16 MiB"}
+			return userError(http.StatusRequestEntityTooLarge, "error.snapshot_too_large")
 		}
-		return badRequest{"not a Casebook snapshot: " + err.Error()}
+		return badRequestMsg("error.snapshot_invalid", "detail", err.Error())
 	}
 	if len(snaps) == 0 {
-		return badRequest{"the snapshot holds no pods"}
+		return badRequestMsg("error.snapshot_empty")
 	}
 	charge()
 	if wantsJSON(r) {

@@ -42,13 +42,13 @@ func parseDrillState(q url.Values, now time.Time) (drillState, error) {
 	if t := q.Get("t"); t != "" {
 		v, err := strconv.ParseInt(t, 10, 64)
 		if err != nil || v <= 0 || time.Unix(v, 0).After(now.Add(time.Minute)) || now.Sub(time.Unix(v, 0)) > drill.MaxElapsed {
-			return st, badRequest{fmt.Sprintf("invalid start time t=%q", t)}
+			return st, badRequestMsg("error.drill_start", "value", i18n.Quote(t))
 		}
 		st.start = v
 	}
 	st.cmds = q["c"]
 	if len(st.cmds) > drill.MaxCommands {
-		return st, badRequest{fmt.Sprintf("%d commands; a drill takes at most %d", len(st.cmds), drill.MaxCommands)}
+		return st, badRequestMsg("error.drill_commands", "count", strconv.Itoa(len(st.cmds)), "max", strconv.Itoa(drill.MaxCommands))
 	}
 	return st, nil
 }
@@ -78,12 +78,12 @@ func drillHref(id, page string, v url.Values) string {
 // drillSet returns the drills or a 503 when they cannot be read.
 func (s *Server) drillSet() (*drill.Set, error) {
 	if s.drills == nil {
-		return nil, &httpError{http.StatusServiceUnavailable, "drills are not available on this portal"}
+		return nil, userError(http.StatusServiceUnavailable, "error.drills_off")
 	}
 	set, err := s.drills.Set()
 	if err != nil {
 		s.log.Warn("drills did not load", "err", err)
-		return nil, &httpError{http.StatusServiceUnavailable, "the drills did not load; see the server log"}
+		return nil, userError(http.StatusServiceUnavailable, "error.drills_failed")
 	}
 	return set, nil
 }
@@ -100,7 +100,7 @@ func (s *Server) drillFor(r *http.Request) (*content.Content, *triage.Catalog, *
 	id := chi.URLParam(r, "id")
 	d, ok := set.Drill(id)
 	if !ok {
-		return nil, nil, nil, notFound(fmt.Sprintf("no drill %q", id))
+		return nil, nil, nil, userError(http.StatusNotFound, "error.no_drill", "id", i18n.Quote(id))
 	}
 	return c, cat, d, nil
 }
@@ -162,7 +162,7 @@ func (s *Server) handleDrill(w http.ResponseWriter, r *http.Request) error {
 	}
 	steps, err := d.Replay(st.cmds)
 	if err != nil {
-		return badRequest{err.Error()}
+		return badRequestOf(err)
 	}
 	pr := printer(r.Context())
 	var cmdErr, typed string
@@ -183,7 +183,7 @@ func (s *Server) handleDrill(w http.ResponseWriter, r *http.Request) error {
 		case errors.As(err, &ke):
 			cmdErr, typed = err.Error(), line
 		default:
-			return badRequest{err.Error()}
+			return badRequestOf(err)
 		}
 	}
 	p := drillRunPage(pr, s.chrome(c, d.Title.In(drilltext.Lang(pr)), "drills", ""), d, cat, st, steps, now)

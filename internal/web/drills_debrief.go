@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -60,13 +59,13 @@ func (s *Server) handleDrillDebrief(w http.ResponseWriter, r *http.Request) erro
 	if e := q.Get("e"); e != "" {
 		sec, err := strconv.ParseInt(e, 10, 64)
 		if err != nil {
-			return badRequest{fmt.Sprintf("invalid elapsed time e=%q", e)}
+			return badRequestMsg("error.drill_elapsed", "value", i18n.Quote(e))
 		}
 		a.Elapsed = time.Duration(sec) * time.Second
 	}
 	db, err := d.Grade(a, cat)
 	if errors.Is(err, drill.ErrAttempt) {
-		return badRequest{err.Error()}
+		return badRequestOf(err)
 	}
 	if err != nil {
 		return err

@@ -2,10 +2,10 @@ package web
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 
@@ -60,7 +60,7 @@ func (s *Server) handleGapsUpload(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	if s.gaps == nil {
-		return &httpError{http.StatusServiceUnavailable, "gap checks are not available on this portal"}
+		return userError(http.StatusServiceUnavailable, "error.gaps_off")
 	}
 	pr := printer(r.Context())
 	p := templates.GapsPage{Chrome: s.chrome(c, pr.T("gaps.title"), "gaps", ""), Live: s.gaps.Live()}
@@ -72,9 +72,9 @@ func (s *Server) handleGapsUpload(w http.ResponseWriter, r *http.Request) error 
 	f, hdr, err := r.FormFile("inventory")
 	if err != nil {
 		if tooLarge(err) {
-			return &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the inventory is larger than %d MiB", uploadLimit>>20)}
+			return userError(http.StatusRequestEntityTooLarge, "error.inventory_too_large", "mib", strconv.Itoa(uploadLimit>>20))
 		}
-		return badRequest{"attach an inventory file (casebook gaps --save FILE) as the field \"inventory\""}
+		return badRequestMsg("error.inventory_missing")
 	}
 	defer f.Close()
 	ctx, cancel := context.WithTimeout(r.Context(), uploadBudget)

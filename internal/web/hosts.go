@@ -64,8 +64,7 @@ func (s *Server) withAllowedHosts(next http.Handler) http.Handler {
 			return
 		}
 		s.adapt(func(http.ResponseWriter, *http.Request) error {
-			return &httpError{http.StatusMisdirectedRequest, "this portal does not answer to the host name " + quote(hostOnly(r.Host)) +
-				"; if it is yours, add it to " + s.hosts.Flag}
+			return userError(http.StatusMisdirectedRequest, "error.host", "host", quote(hostOnly(r.Host)), "flag", s.hosts.Flag)
 		})(w, r)
 	})
 }

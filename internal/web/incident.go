@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"casebook/internal/i18n"
 	"casebook/internal/library"
 	"casebook/internal/store"
 	"casebook/web/templates"
@@ -25,11 +26,11 @@ func (s *Server) handleIncident(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	if !library.IsIncidentID(id) {
-		return notFound(pr.T("notfound.incident_id", "id", id))
+		return notFoundMsg(i18n.M("notfound.incident_id", "id", id))
 	}
 	in, err := c.Store.Incident(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return notFound(pr.T("notfound.incident", "id", id))
+		return notFoundMsg(i18n.M("notfound.incident", "id", id))
 	}
 	if err != nil {
 		return err

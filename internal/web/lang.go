@@ -31,7 +31,7 @@ func (s *Server) withLang(next http.Handler) http.Handler {
 		h.Add("Vary", "Accept-Language")
 		h.Add("Vary", "Cookie")
 		if err != nil {
-			s.adapt(func(http.ResponseWriter, *http.Request) error { return badRequest{err.Error()} })(w, r)
+			s.adapt(func(http.ResponseWriter, *http.Request) error { return badRequestOf(err) })(w, r)
 			return
 		}
 		h.Set("Content-Language", string(lang))

@@ -351,3 +351,43 @@ func TestKoreanPasteResult(t *testing.T) {
 		t.Errorf("diagnosis %q is not Korean", d)
 	}
 }
+
+// Errors a person sees come from the catalogue by the error's type: a
+// Korean page says them in Korean, keeping what the user typed as typed.
+func TestKoreanErrors(t *testing.T) {
+	h := newHandler(t)
+	tests := []struct {
+		target string
+		status int
+		want   string // Korean text on the page
+		never  string // the English that must not show
+	}{
+		{"/?lang=ko&year=12", 400, `연도 "12"이(가) 잘못되었습니다`, "want a four-digit year"},
+		{"/?lang=ko&component=gpu-drivr", 400, `"gpu-driver"을(를) 찾으셨나요?`, "did you mean"},
+		{"/incidents/IL-9999?lang=ko", 404, "IL-9999", "not found"},
+		{"/terms/planet/earth?lang=ko", 404, "facet planet은(는) 없습니다", "facets are"},
+		{"/triage?lang=ko&tree=no-such-tree", 400, "/triage에서 다시 시작하세요", "start again"},
+		{"/triage?lang=ko&tree=pod-pending&a=x", 400, `답 "x"이(가) 잘못되었습니다`, "want question"},
+		{"/triage/cluster?lang=ko&namespace=default", 404, "실시간 진단이 설정되어 있지 않습니다", "not configured"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.target, func(t *testing.T) {
+			rec, doc := getLang(t, h, tt.target)
+			if rec.Code != tt.status {
+				t.Fatalf("status %d, want %d", rec.Code, tt.status)
+			}
+			text := doc.Find("main").Text()
+			if !strings.Contains(text, tt.want) {
+				t.Errorf("page lacks %q:\n%s", tt.want, strings.TrimSpace(doc.Find(`[data-testid="error"]`).Text()))
+			}
+			if strings.Contains(text, tt.never) {
+				t.Errorf("page shows the English %q", tt.never)
+			}
+		})
+	}
+	// The wizard's start page says why live triage is off, in Korean.
+	_, doc := getLang(t, h, "/triage?lang=ko")
+	if text := doc.Find("main").Text(); strings.Contains(text, "not configured") || !strings.Contains(text, "실시간 진단이 설정되어 있지 않습니다") {
+		t.Errorf("the Korean start page does not say in Korean that live triage is off")
+	}
+}

@@ -1,8 +1,8 @@
 package web
 
 import (
-	"fmt"
 	"net/http"
+	"strconv"
 
 	"casebook/internal/content"
 	"casebook/internal/selection"
@@ -35,7 +35,7 @@ func (s *Server) handleLibrary(w http.ResponseWriter, r *http.Request) error {
 	}
 	if total > 0 && len(items) == 0 {
 		last := (total + st.PerPage - 1) / st.PerPage
-		return notFound(fmt.Sprintf("no page %d: this list has %d pages", st.Page, last))
+		return userError(http.StatusNotFound, "error.page_range", "page", strconv.Itoa(st.Page), "pages", strconv.Itoa(last))
 	}
 	counts, err := c.Store.FacetCounts(ctx, st.Filter, c.Taxonomy)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 
+	"casebook/internal/i18n"
 	"casebook/internal/library"
 	"casebook/internal/selection"
 )
@@ -17,10 +18,30 @@ type listState struct {
 	defaultPer int
 }
 
-// badRequest is a client error with a message that names the fix.
-type badRequest struct{ msg string }
+// badRequest is a client error with a message that names the fix: msg in
+// English, m the same as a catalogue message when there is one.
+type badRequest struct {
+	msg string
+	m   i18n.Msg
+}
 
 func (e badRequest) Error() string { return e.msg }
+
+// Message is the catalogue message (i18n.Localized); zero when the text
+// has none.
+func (e badRequest) Message() i18n.Msg { return e.m }
+
+// badRequestMsg is a client error from the catalogue.
+func badRequestMsg(key string, args ...any) badRequest {
+	m := i18n.M(key, args...)
+	return badRequest{m.English(), m}
+}
+
+// badRequestOf makes err a client error, keeping its catalogue message.
+func badRequestOf(err error) badRequest {
+	m, _ := i18n.MessageOf(err)
+	return badRequest{err.Error(), m}
+}
 
 // values renders the state back into a query string.
 func (st listState) values() url.Values { return st.Selection.Values(st.defaultPer) }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"casebook/internal/i18n"
 	"casebook/internal/library"
 	"casebook/internal/store"
 	"casebook/web/templates"
@@ -52,7 +53,7 @@ func (s *Server) handlePlaybook(w http.ResponseWriter, r *http.Request) error {
 	pr := printer(ctx)
 	pb, err := c.Store.Playbook(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return notFound(pr.T("notfound.playbook", "id", id))
+		return notFoundMsg(i18n.M("notfound.playbook", "id", id))
 	}
 	if err != nil {
 		return err

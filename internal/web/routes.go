@@ -2,6 +2,7 @@ package web
 
 import (
 	"casebook/internal/content"
+	"casebook/internal/i18n"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
@@ -70,10 +71,10 @@ func (s *Server) routes(ext []func(Router)) http.Handler {
 		if redirectCanonical(r, w, req) {
 			return nil
 		}
-		return notFound(printer(req.Context()).T("notfound.page", "path", req.URL.Path))
+		return notFoundMsg(i18n.M("notfound.page", "path", req.URL.Path))
 	}))
 	r.MethodNotAllowed(s.adapt(func(w http.ResponseWriter, r *http.Request) error {
-		return &httpError{http.StatusMethodNotAllowed, r.Method + " is not allowed on " + r.URL.Path}
+		return userError(http.StatusMethodNotAllowed, "error.method", "method", r.Method, "path", r.URL.Path)
 	}))
 	return r
 }

@@ -23,7 +23,7 @@ func (s *Server) runSearch(r *http.Request, c *content.Content) (listState, *sea
 		return st, nil, err
 	}
 	if c.Search == nil {
-		return st, nil, &httpError{http.StatusServiceUnavailable, "the search index is not available; the library list still works at /"}
+		return st, nil, userError(http.StatusServiceUnavailable, "error.search_unavailable")
 	}
 	// A search is free until it is costly: the caller is admitted while
 	// not in debt and charged for the time it took, so a flood of random

@@ -23,12 +23,12 @@ func (s *Server) handleTerm(w http.ResponseWriter, r *http.Request) error {
 	}
 	facet, ok := library.ParseFacet(chi.URLParam(r, "facet"))
 	if !ok {
-		return notFound("no facet " + chi.URLParam(r, "facet") + ": facets are cause, cause_category, component, symptom, factor, domain")
+		return userError(http.StatusNotFound, "error.no_facet", "facet", chi.URLParam(r, "facet"))
 	}
 	id := chi.URLParam(r, "id")
 	term, ok := c.Taxonomy.Term(facet, id)
 	if !ok {
-		return notFound(selection.Unknown(string(facet), id, c.Taxonomy.IDs(facet)).Error())
+		return notFoundOf(selection.Unknown(string(facet), id, c.Taxonomy.IDs(facet)))
 	}
 	param := string(facet)
 	pr := printer(ctx)

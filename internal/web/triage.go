@@ -33,7 +33,7 @@ func (s *Server) currentTriage() (*content.Content, *triage.Catalog, error) {
 
 func triageCatalog(c *content.Content) (*triage.Catalog, error) {
 	if c.Triage == nil || c.Triage.Root() == nil {
-		return nil, &httpError{http.StatusServiceUnavailable, "the triage trees did not load; see /api/problems"}
+		return nil, userError(http.StatusServiceUnavailable, "error.trees_unavailable")
 	}
 	return c.Triage, nil
 }
@@ -56,13 +56,13 @@ func (s *Server) handleTriage(w http.ResponseWriter, r *http.Request) error {
 	}
 	st, err := triage.ParseState(q.Get("tree"), q.Get("a"))
 	if err != nil {
-		return badRequest{err.Error()}
+		return badRequestOf(err)
 	}
 	walk, err := cat.Walk(st, triage.Hints{})
 	if err != nil {
 		var se *triage.StateError
 		if errors.As(err, &se) {
-			return badRequest{err.Error() + "; start again at /triage"}
+			return startAgain(err)
 		}
 		return err
 	}
@@ -188,13 +188,13 @@ func (s *Server) handleTriagePaste(w http.ResponseWriter, r *http.Request) error
 	if err := r.ParseForm(); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return &httpError{http.StatusRequestEntityTooLarge, printer(r.Context()).T("triage.paste_too_large")}
+			return userError(http.StatusRequestEntityTooLarge, "triage.paste_too_large")
 		}
-		return badRequest{"could not read the form: " + err.Error()}
+		return badRequestMsg("error.form_unreadable", "detail", err.Error())
 	}
 	text := r.PostForm.Get("text")
 	if len(text) > triage.MaxInput {
-		return &httpError{http.StatusRequestEntityTooLarge, printer(r.Context()).T("triage.paste_too_large")}
+		return userError(http.StatusRequestEntityTooLarge, "triage.paste_too_large")
 	}
 	if strings.TrimSpace(text) == "" {
 		return s.renderTriageStart(w, r, c, cat, "", &templates.PasteView{Empty: true}, http.StatusBadRequest)

@@ -23,9 +23,9 @@ func readPaste(w http.ResponseWriter, r *http.Request) (string, error) {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return "", &httpError{http.StatusRequestEntityTooLarge, "body larger than 1 MiB"}
+			return "", userError(http.StatusRequestEntityTooLarge, "error.body_too_large")
 		}
-		return "", badRequest{"could not read the body: " + err.Error()}
+		return "", badRequestMsg("error.body_unreadable", "detail", err.Error())
 	}
 	text := string(body)
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
@@ -34,15 +34,15 @@ func readPaste(w http.ResponseWriter, r *http.Request) (string, error) {
 			Text string `json:"text"`
 		}
 		if err := json.Unmarshal(body, &in); err != nil {
-			return "", badRequest{"invalid JSON: want {\"text\": \"...\"}: " + err.Error()}
+			return "", badRequestMsg("error.body_invalid", "detail", err.Error())
 		}
 		text = in.Text
 	}
 	if len(text) > triage.MaxInput {
-		return "", &httpError{http.StatusRequestEntityTooLarge, "body larger than 1 MiB"}
+		return "", userError(http.StatusRequestEntityTooLarge, "error.body_too_large")
 	}
 	if strings.TrimSpace(text) == "" {
-		return "", badRequest{"empty text: paste a kubectl describe, an event, a log line or an alert"}
+		return "", badRequestMsg("error.text_empty")
 	}
 	return text, nil
 }
@@ -110,7 +110,7 @@ func (s *Server) handleAPITree(w http.ResponseWriter, r *http.Request) error {
 	}
 	t, ok := cat.Tree(chi.URLParam(r, "id"))
 	if !ok {
-		return notFound("no triage tree " + chi.URLParam(r, "id"))
+		return userError(http.StatusNotFound, "error.no_tree", "id", chi.URLParam(r, "id"))
 	}
 	writeJSON(w, http.StatusOK, t)
 	return nil

@@ -32,18 +32,18 @@ func (s *Server) handleWriteup(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	st, err := triage.ParseState(q.Get("tree"), q.Get("a"))
 	if err != nil {
-		return badRequest{err.Error()}
+		return badRequestOf(err)
 	}
 	walk, err := cat.Walk(st, triage.Hints{})
 	if err != nil {
 		var se *triage.StateError
 		if errors.As(err, &se) {
-			return badRequest{err.Error()}
+			return badRequestOf(err)
 		}
 		return err
 	}
 	if !walk.Node.IsOutcome() {
-		return badRequest{"the walk has not reached an outcome yet; answer the remaining questions first"}
+		return badRequestMsg("error.writeup_unfinished")
 	}
 	ctx := r.Context()
 	in, err := writeupInput(ctx, c, q.Get("layer"), walk, time.Now().UTC())
