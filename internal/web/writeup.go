@@ -72,7 +72,7 @@ func writeupLayer(c *content.Content, name string) (library.LayerInfo, error) {
 	}
 	info, ok := c.Layer(name)
 	if !ok {
-		return info, badRequest{fmt.Sprintf("unknown layer %q: this library has %s", name, strings.Join(c.LayerNames(), ", "))}
+		return info, badRequestMsg("error.unknown_layer", "layer", i18n.Quote(name), "layers", strings.Join(c.LayerNames(), ", "))
 	}
 	return info, nil
 }
