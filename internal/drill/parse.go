@@ -81,7 +81,7 @@ func Parse(p string, data []byte) (*Drill, []library.Problem) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		bad(yamlErrLine(err), "not valid YAML: %v", err)
+		problems = append(problems, library.YAMLProblem(p, err, "not valid YAML: "))
 		return nil, problems
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
@@ -92,7 +92,7 @@ func Parse(p string, data []byte) (*Drill, []library.Problem) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
-		bad(yamlErrLine(err), "%v", strings.TrimPrefix(err.Error(), "yaml: "))
+		problems = append(problems, library.YAMLProblem(p, err, ""))
 		return nil, problems
 	}
 	d := &Drill{Path: p, lines: map[string]int{}}
@@ -220,14 +220,4 @@ func evidence(in []evFile, field string, d *Drill, bad func(int, string, ...any)
 		out = append(out, ev)
 	}
 	return out
-}
-
-// yamlErrLine digs the line number out of a yaml.v3 error ("yaml: line 4: ...").
-func yamlErrLine(err error) int {
-	var line int
-	msg := err.Error()
-	if i := strings.Index(msg, "line "); i >= 0 {
-		fmt.Sscanf(msg[i:], "line %d", &line)
-	}
-	return max(line, 1)
 }

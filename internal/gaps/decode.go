@@ -48,7 +48,7 @@ func parseFiles(l library.Layer) ([]*Check, []library.Problem) {
 func parseCheck(p string, data []byte) (*Check, []library.Problem) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, []library.Problem{{Path: p, Line: yamlErrLine(err), Msg: "not valid YAML: " + err.Error()}}
+		return nil, []library.Problem{library.YAMLProblem(p, err, "not valid YAML: ")}
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, []library.Problem{{Path: p, Line: 1, Msg: "a check file is a YAML mapping (id, title, severity, ...)"}}
@@ -138,14 +138,4 @@ func parseCheck(p string, data []byte) (*Check, []library.Problem) {
 		bad(c.lineOf("incidents"), "a check must cite at least one incident that shows why it matters")
 	}
 	return c, problems
-}
-
-// yamlErrLine digs the line number out of a yaml.v3 error ("yaml: line 4: ...").
-func yamlErrLine(err error) int {
-	var line int
-	msg := err.Error()
-	if i := strings.Index(msg, "line "); i >= 0 {
-		fmt.Sscanf(msg[i:], "line %d", &line)
-	}
-	return max(line, 1)
 }

@@ -127,6 +127,14 @@ func yamlErr(err error, offset int) string {
 	})
 }
 
+// YAMLProblem is the problem of a YAML file that does not parse, on the
+// file line yaml.v3 names (its parser counts lines from 0, its scanner
+// from 1). Gap checks and drills report their YAML through it, so their
+// lines agree with the library's own files.
+func YAMLProblem(path string, err error, prefix string) Problem {
+	return yamlProblem(path, err, 0, prefix)
+}
+
 // yamlProblem reports a YAML syntax error on the file line it names; offset
 // is the file line just before the YAML starts.
 func yamlProblem(path string, err error, offset int, prefix string) Problem {
