@@ -20,11 +20,12 @@ import (
 // titles, Korean titles, the unstemmed typo vocabulary and identifiers —
 // are held in memory as compact posting lists instead of in bleve. In bleve
 // every field of every segment carries its own dictionary and postings, and
-// these eight small fields were 60 % of the index build's CPU at 10,000
-// incidents for a tenth of its text; here they cost a few bytes a posting,
-// are built from the tokens the analysis of the "all" and Korean fields
-// produces anyway (see analyse.go), and are written beside the bleve index
-// so a warm start reads them back in milliseconds.
+// the short text was analysed once per field it went to; here they cost a
+// few bytes a posting, are built from the tokens the analysis of the "all"
+// and Korean fields produces anyway (see analyse.go), and are written beside
+// the bleve index so a warm start reads them back in milliseconds. With the
+// analysis on every core, this took the index build at 10,000 incidents
+// from 29 to 13 s of CPU (docs/performance.md, "Index cost").
 
 // memField numbers the fields held in memory.
 type memField int
