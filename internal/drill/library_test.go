@@ -14,8 +14,6 @@ import (
 // drills to change: a gap that closes fails the test until it is taken off
 // the list, so the list only shrinks.
 var knownGaps = map[string]string{
-	"coredns-loop": "the previous-log probe has no answer for an ordinary application error (crash-log=app): CoreDNS's " +
-		"loop-detected line is a DNS signal, so the walk stops at crash-log",
 	"pv-zone-conflict": "the probes weigh a volume affinity conflict below capacity reasons (signal sched-volume-node-affinity), and the " +
 		"recording does not hold the PersistentVolume's node affinity, so they cannot see that the node short of memory is in another " +
 		"zone as well: live triage takes the decoy, pending/insufficient-resources",
