@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"encoding/xml"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -389,5 +390,38 @@ func TestKoreanErrors(t *testing.T) {
 	_, doc := getLang(t, h, "/triage?lang=ko")
 	if text := doc.Find("main").Text(); strings.Contains(text, "not configured") || !strings.Contains(text, "실시간 진단이 설정되어 있지 않습니다") {
 		t.Errorf("the Korean start page does not say in Korean that live triage is off")
+	}
+}
+
+// The Atom feed speaks the request's language: a Korean reader's feed has
+// the Korean title, the filter's Korean label and every incident's
+// title_ko and summary_ko.
+func TestKoreanFeed(t *testing.T) {
+	h := newHandler(t)
+	rec := get(t, h, "/feed.atom?lang=ko&component=gpu-driver")
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d", rec.Code)
+	}
+	var feed struct {
+		Title   string `xml:"title"`
+		Entries []struct {
+			Title   string `xml:"title"`
+			Summary string `xml:"summary"`
+		} `xml:"entry"`
+	}
+	if err := xml.Unmarshal(rec.Body.Bytes(), &feed); err != nil {
+		t.Fatalf("not Atom: %v", err)
+	}
+	if !strings.Contains(feed.Title, "최근 사례") || !strings.Contains(feed.Title, "GPU 드라이버") {
+		t.Errorf("feed title %q, want the Korean title with the filter's Korean label", feed.Title)
+	}
+	if len(feed.Entries) == 0 {
+		t.Fatal("no entries")
+	}
+	hangul := regexp.MustCompile(`\p{Hangul}`)
+	for _, e := range feed.Entries {
+		if !hangul.MatchString(e.Title) || !hangul.MatchString(e.Summary) {
+			t.Errorf("entry not in Korean: %q / %q", e.Title, e.Summary)
+		}
 	}
 }
