@@ -102,6 +102,10 @@ func newBuilder(path, tmp string, m *mapping.IndexMappingImpl) (*scorch.Builder,
 	})
 }
 
+// analyseBatch is how many documents are analysed ahead of the builder at a
+// time: analysed documents wait in memory, up to three batches of them.
+const analyseBatch = 64
+
 // analyseAll analyses every document on every core, a batch at a time, and
 // hands them to use in library order, one at a time; the next batch is
 // analysed while use consumes this one.
@@ -117,8 +121,8 @@ func (ix *Index) analyseAll(a *analyser, use func(rank int, d *analysed) error) 
 	defer close(stop)
 	go func() {
 		defer close(batches)
-		for from := 0; from < n; from += builderBatch {
-			docs := make([]*analysed, min(builderBatch, n-from))
+		for from := 0; from < n; from += analyseBatch {
+			docs := make([]*analysed, min(analyseBatch, n-from))
 			var wg sync.WaitGroup
 			for w := range workers {
 				wg.Add(1)
