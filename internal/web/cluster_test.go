@@ -67,7 +67,7 @@ func (f fileReader) Scan(_ context.Context, ns string) (*snapshot.Scan, error) {
 func clusterHandler(t *testing.T) http.Handler {
 	t.Helper()
 	newHandler(t) // loads the shared library
-	return web.New(web.Deps{Content: shared.loader, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	return web.New(web.Deps{Content: shared.loader, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Limiter: testLimiter(),
 		Live: live.New(live.Options{Reader: fileReader{"testdata/snapshots"}})})
 }
 

@@ -35,7 +35,7 @@ func gapsHandler(t *testing.T, live bool) http.Handler {
 			return inventory.Decode(f)
 		}
 	}
-	return web.New(web.Deps{Content: shared.loader, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Gaps: gaps.NewService(opts)})
+	return web.New(web.Deps{Content: shared.loader, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Limiter: testLimiter(), Gaps: gaps.NewService(opts)})
 }
 
 func gapsDoc(t *testing.T, rec *httptest.ResponseRecorder, status int) *goquery.Document {

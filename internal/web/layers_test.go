@@ -58,7 +58,7 @@ func newLayeredHandler(t *testing.T) http.Handler {
 		}
 		// The loader and folder live as long as the test binary: TestMain
 		// exits right after the tests, and the folder is under TMPDIR.
-		layered.h = web.New(web.Deps{Content: loader, Log: log})
+		layered.h = web.New(web.Deps{Content: loader, Log: log, Limiter: testLimiter()})
 	})
 	if layered.err != nil {
 		t.Fatal(layered.err)
