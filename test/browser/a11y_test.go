@@ -1,7 +1,6 @@
 package browser
 
 import (
-	"os"
 	"slices"
 	"testing"
 	"time"
@@ -25,21 +24,33 @@ const runAxe = `axe.run(document, { resultTypes: ["violations"] }).then(r => r.v
 	.map(v => ({ id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl,
 		nodes: v.nodes.slice(0, 8).map(n => n.target.join(" ") + ": " + (n.failureSummary || "").replace(/\s+/g, " ")) })))`
 
+// axePath is where the test server serves axe-core (see start).
+const axePath = "/_test/axe.min.js"
+
+// injectAxe loads axe-core into the page, once.
+func (tb *tab) injectAxe() {
+	tb.t.Helper()
+	eval[chromedp.Void](tb, `new Promise((ok, fail) => {
+		if (window.axe) return ok();
+		const s = document.createElement("script");
+		s.src = "`+axePath+`";
+		s.onload = () => ok();
+		s.onerror = () => fail(new Error("axe-core did not load"));
+		document.head.appendChild(s);
+	})`, chromedp.EvalAwaitPromise)
+}
+
 // TestAccessibility checks the checkers: axe-core and the console's CSP
 // reports must see a planted fault, or TestPageTypes passing every page
 // type at both widths in both languages would mean nothing.
 func TestAccessibility(t *testing.T) {
 	t.Parallel()
-	axe, err := os.ReadFile("vendor/axe-core/axe.min.js")
-	if err != nil {
-		t.Fatalf("axe-core: %v", err)
-	}
 	e := newEnv(t)
 	// The checkers must see a planted fault, or a pass means nothing.
 	t.Run("checkers see planted faults", func(t *testing.T) {
 		tb := e.tab(t)
 		tb.open("/causes")
-		eval[chromedp.Void](tb, string(axe)+";undefined")
+		tb.injectAxe()
 		eval[chromedp.Void](tb, `document.querySelector("main").appendChild(document.createElement("img")), undefined`)
 		if found := eval[[]violation](tb, runAxe, chromedp.EvalAwaitPromise); !slices.ContainsFunc(found, func(v violation) bool { return v.ID == "image-alt" }) {
 			t.Errorf("axe missed an image without alt text: %+v", found)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -99,7 +100,21 @@ func start() (*env, error) {
 	if _, err := loader.Load(context.Background()); err != nil {
 		return nil, fmt.Errorf("load library: %w", err)
 	}
-	srv := httptest.NewServer(web.New(web.Deps{Content: loader, Log: log, Drills: drill.NewService(os.DirFS("../../library"), nil)}))
+	// The test server also serves axe-core at axePath, so a page loads it
+	// as a script of its own origin (the CSP allows 'self') and Chromium
+	// keeps it compiled between pages instead of parsing 650 KB each time.
+	axe, err := os.ReadFile("vendor/axe-core/axe.min.js")
+	if err != nil {
+		return nil, fmt.Errorf("axe-core: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET "+axePath, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		_, _ = w.Write(axe)
+	})
+	mux.Handle("/", web.New(web.Deps{Content: loader, Log: log, Drills: drill.NewService(os.DirFS("../../library"), nil)}))
+	srv := httptest.NewServer(mux)
 	shared.stop = append(shared.stop, srv.Close)
 
 	shots := os.Getenv("CASEBOOK_SCREENSHOTS")
@@ -147,20 +162,31 @@ func start() (*env, error) {
 // the subtest fails on any Content-Security-Policy violation or uncaught
 // exception when it ends.
 type tab struct {
-	t    *testing.T
-	ctx  context.Context
-	env  *env
+	t   *testing.T
+	ctx context.Context
+	env *env
+	con *consoleLog
+}
+
+// consoleLog is what a tab's console printed, shared by the views of one
+// tab (tab.as).
+type consoleLog struct {
 	mu   sync.Mutex
 	msgs []chromedp.ConsoleMessage
 }
 
+// stepBound bounds one step of a flow (a navigation, a wait, an
+// evaluation): a hung page fails its step with the step's name, while a
+// slow machine (two cores shared by many builds) only makes the flow slow.
+const stepBound = 2 * time.Minute
+
 func (e *env) tab(t *testing.T, opts ...chromedp.ContextOption) *tab {
 	t.Helper()
-	return e.tabWithin(t, 3*time.Minute, opts...)
+	return e.tabWithin(t, 8*time.Minute, opts...)
 }
 
-// tabWithin is tab with its own bound on the whole subtest, for pages that
-// axe-core takes long to check on a busy machine.
+// tabWithin is tab with its own bound on the whole subtest, a backstop
+// below go test's default ten minutes; each step has its own stepBound.
 func (e *env) tabWithin(t *testing.T, bound time.Duration, opts ...chromedp.ContextOption) *tab {
 	t.Helper()
 	tabCtx, cancelTab := chromedp.NewContext(e.browser, opts...)
@@ -168,7 +194,7 @@ func (e *env) tabWithin(t *testing.T, bound time.Duration, opts ...chromedp.Cont
 		cancelTab()
 		t.Fatalf("open tab: %v", err)
 	}
-	tb := &tab{t: t, env: e}
+	tb := &tab{t: t, env: e, con: &consoleLog{}}
 	msgs := chromedp.Console(tabCtx)
 	done := make(chan struct{})
 	go func() {
@@ -177,14 +203,11 @@ func (e *env) tabWithin(t *testing.T, bound time.Duration, opts ...chromedp.Cont
 			if err != nil {
 				return
 			}
-			tb.mu.Lock()
-			tb.msgs = append(tb.msgs, m)
-			tb.mu.Unlock()
+			tb.con.mu.Lock()
+			tb.con.msgs = append(tb.con.msgs, m)
+			tb.con.mu.Unlock()
 		}
 	}()
-	// A hung page fails the subtest instead of running into the go test
-	// timeout. The bound is loose: under -race on a busy machine a whole
-	// flow takes tens of seconds.
 	ctx, cancel := context.WithTimeout(tabCtx, bound)
 	tb.ctx = ctx
 	t.Cleanup(func() {
@@ -193,30 +216,48 @@ func (e *env) tabWithin(t *testing.T, bound time.Duration, opts ...chromedp.Cont
 		cancel()
 		cancelTab()
 		<-done
-		for _, v := range tb.cspViolations() {
-			t.Errorf("Content-Security-Policy violation: %s", v)
-		}
-		for _, m := range tb.console() {
-			if m.IsException() {
-				t.Errorf("uncaught exception at %s:%d: %s", m.URL, m.Line, m.Text)
-			}
-		}
+		tb.checkConsole()
 	})
 	return tb
+}
+
+// as is the same tab reporting to t, for subtests that share one tab.
+func (tb *tab) as(t *testing.T) *tab {
+	return &tab{t: t, ctx: tb.ctx, env: tb.env, con: tb.con}
+}
+
+// step is the context of one step of the flow.
+func (tb *tab) step() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(tb.ctx, stepBound)
+}
+
+// checkConsole fails the test on the CSP violations and uncaught
+// exceptions the console reported so far, and forgets them.
+func (tb *tab) checkConsole() {
+	tb.t.Helper()
+	for _, v := range tb.cspViolations() {
+		tb.t.Errorf("Content-Security-Policy violation: %s", v)
+	}
+	for _, m := range tb.console() {
+		if m.IsException() {
+			tb.t.Errorf("uncaught exception at %s:%d: %s", m.URL, m.Line, m.Text)
+		}
+	}
+	tb.forget()
 }
 
 // forget drops the console messages so far, after a step that provokes
 // errors on purpose.
 func (tb *tab) forget() {
-	tb.mu.Lock()
-	tb.msgs = nil
-	tb.mu.Unlock()
+	tb.con.mu.Lock()
+	tb.con.msgs = nil
+	tb.con.mu.Unlock()
 }
 
 func (tb *tab) console() []chromedp.ConsoleMessage {
-	tb.mu.Lock()
-	defer tb.mu.Unlock()
-	return append([]chromedp.ConsoleMessage(nil), tb.msgs...)
+	tb.con.mu.Lock()
+	defer tb.con.mu.Unlock()
+	return append([]chromedp.ConsoleMessage(nil), tb.con.msgs...)
 }
 
 // cspViolations are the console messages in which Chromium reports a
@@ -239,7 +280,9 @@ func (tb *tab) cspViolations() []string {
 // do runs steps, failing the test on error.
 func (tb *tab) do(what string, steps ...chromedp.Action[chromedp.Void]) {
 	tb.t.Helper()
-	if err := chromedp.Do(tb.ctx, steps...); err != nil {
+	ctx, cancel := tb.step()
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
 		tb.shot("failed-" + what)
 		tb.t.Fatalf("%s: %v", what, err)
 	}
@@ -249,7 +292,9 @@ func (tb *tab) do(what string, steps ...chromedp.Action[chromedp.Void]) {
 // waits for that page, failing unless it answers 200.
 func (tb *tab) follow(what string, step chromedp.Action[chromedp.Void]) {
 	tb.t.Helper()
-	resp, err := chromedp.RunResponse(tb.ctx, step)
+	ctx, cancel := tb.step()
+	defer cancel()
+	resp, err := chromedp.RunResponse(ctx, step)
 	if err != nil {
 		tb.shot("failed-" + what)
 		tb.t.Fatalf("%s: %v", what, err)
@@ -263,7 +308,9 @@ func (tb *tab) follow(what string, step chromedp.Action[chromedp.Void]) {
 // eval evaluates a JavaScript expression and returns its value.
 func eval[T any](tb *tab, expr string, opts ...chromedp.EvaluateOption) T {
 	tb.t.Helper()
-	v, err := chromedp.Run(tb.ctx, chromedp.Evaluate[T](expr, opts...))
+	ctx, cancel := tb.step()
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, opts...))
 	if err != nil {
 		tb.t.Fatalf("evaluate %.80q: %v", expr, err)
 	}
@@ -273,8 +320,9 @@ func eval[T any](tb *tab, expr string, opts ...chromedp.EvaluateOption) T {
 // waitJS waits until a JavaScript predicate holds.
 func (tb *tab) waitJS(what, predicate string) {
 	tb.t.Helper()
-	_, err := chromedp.Run(tb.ctx, chromedp.Poll[bool]("!!("+predicate+")",
-		chromedp.WithPollingInterval(25*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second)))
+	ctx, cancel := tb.step()
+	defer cancel()
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool]("!!("+predicate+")", chromedp.WithPollingInterval(25*time.Millisecond)))
 	if err != nil {
 		tb.shot("failed-" + what)
 		tb.t.Fatalf("waiting for %s (%s): %v", what, predicate, err)

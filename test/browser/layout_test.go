@@ -1,7 +1,6 @@
 package browser
 
 import (
-	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -72,11 +71,13 @@ func withLang(path, lang string) string {
 	return path + "?lang=" + lang
 }
 
-// sized opens a tab with the viewport of w.
+// sized opens a tab with the viewport of w, for the subtests of one group
+// (bound as a whole to go test's default ten minutes less a margin), in a
+// browser context of its own: the language cookie one group sets must not
+// reach the next.
 func (e *env) sized(t *testing.T, w width) *tab {
 	t.Helper()
-	// Large pages take axe-core a minute on a loaded machine.
-	tb := e.tabWithin(t, 4*time.Minute)
+	tb := e.tabWithin(t, 9*time.Minute, chromedp.WithNewBrowserContext())
 	opts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
 	if w.mobile {
 		opts = append(opts, chromedp.EmulateMobile)
@@ -119,62 +120,75 @@ const overflow = `(() => {
 
 // TestPageTypes opens every kind of page at both widths, in English and in
 // Korean, and fails when a page scrolls sideways or axe-core finds a
-// serious or critical violation. With CASEBOOK_DOC_SCREENSHOTS set to a
-// folder (make screenshots) it saves the first screen of each page type,
-// in English at both widths, under <page>-<width>.png.
+// serious or critical violation. Each language and width is one tab that
+// visits every page type in turn; the four run side by side. With
+// CASEBOOK_DOC_SCREENSHOTS set to a folder (make screenshots) it saves the
+// first screen of each page type, in English at both widths, under
+// <page>-<width>.png.
 func TestPageTypes(t *testing.T) {
 	t.Parallel()
-	axe, err := os.ReadFile("vendor/axe-core/axe.min.js")
-	if err != nil {
-		t.Fatalf("axe-core: %v", err)
-	}
 	docShots := os.Getenv("CASEBOOK_DOC_SCREENSHOTS")
 	e := newEnv(t)
 	for _, lang := range []string{"en", "ko"} {
 		for _, w := range widths {
-			for _, p := range pageTypes {
-				t.Run(fmt.Sprintf("%s/%s/%s", lang, w.name, p.name), func(t *testing.T) {
-					tb := e.sized(t, w)
-					if p.reach != nil {
-						p.reach(tb, lang)
-					} else {
-						want := p.status
-						if want == 0 {
-							want = http.StatusOK
-						}
-						resp, err := chromedp.Run(tb.ctx, chromedp.NavigateResponse(e.base+withLang(p.path, lang)))
-						if err != nil {
-							t.Fatalf("open %s: %v", p.path, err)
-						}
-						if resp.Status != int64(want) {
-							t.Fatalf("%s answered %d, want %d", p.path, resp.Status, want)
-						}
-					}
-					tb.waitJS("scripts done", `document.readyState === "complete" && document.documentElement.classList.contains("js") &&
-						[...document.querySelectorAll(".graph-canvas[data-graph-url]")].every(el => el.cy)`)
-					if got := eval[string](tb, `document.documentElement.lang`); got != lang {
-						t.Errorf("page language %q, want %q", got, lang)
-					}
-					if over := eval[[]string](tb, overflow); len(over) > 0 {
-						tb.shot("overflow")
-						t.Errorf("scrolls sideways at %s px: %s", w.name, strings.Join(over, "; "))
-					}
-					eval[chromedp.Void](tb, string(axe)+";undefined")
-					for _, v := range eval[[]violation](tb, runAxe, chromedp.EvalAwaitPromise) {
-						t.Errorf("%s: %s (%s) %s\n\t%s", v.Impact, v.ID, v.Help, v.URL, strings.Join(v.Nodes, "\n\t"))
-					}
-					if docShots != "" && lang == "en" {
-						eval[chromedp.Void](tb, `window.scrollTo(0, 0)`)
-						buf, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
-						if err != nil {
-							t.Fatalf("screenshot: %v", err)
-						}
-						if err := os.WriteFile(filepath.Join(docShots, p.name+"-"+w.name+".png"), buf, 0o644); err != nil {
-							t.Fatal(err)
-						}
-					}
-				})
-			}
+			t.Run(lang+"/"+w.name, func(t *testing.T) {
+				t.Parallel()
+				group := e.sized(t, w)
+				for _, p := range pageTypes {
+					t.Run(p.name, func(t *testing.T) {
+						tb := group.as(t)
+						defer tb.checkConsole()
+						checkPageType(tb, p, lang, w, docShots)
+					})
+				}
+			})
+		}
+	}
+}
+
+// checkPageType opens one page type in tb and checks it.
+func checkPageType(tb *tab, p pageType, lang string, w width, docShots string) {
+	t := tb.t
+	if p.reach != nil {
+		p.reach(tb, lang)
+	} else {
+		want := p.status
+		if want == 0 {
+			want = http.StatusOK
+		}
+		ctx, cancel := tb.step()
+		defer cancel()
+		resp, err := chromedp.Run(ctx, chromedp.NavigateResponse(tb.env.base+withLang(p.path, lang)))
+		if err != nil {
+			t.Fatalf("open %s: %v", p.path, err)
+		}
+		if resp.Status != int64(want) {
+			t.Fatalf("%s answered %d, want %d", p.path, resp.Status, want)
+		}
+	}
+	tb.waitJS("scripts done", `document.readyState === "complete" && document.documentElement.classList.contains("js") &&
+		[...document.querySelectorAll(".graph-canvas[data-graph-url]")].every(el => el.cy)`)
+	if got := eval[string](tb, `document.documentElement.lang`); got != lang {
+		t.Errorf("page language %q, want %q", got, lang)
+	}
+	if over := eval[[]string](tb, overflow); len(over) > 0 {
+		tb.shot("overflow")
+		t.Errorf("scrolls sideways at %s px: %s", w.name, strings.Join(over, "; "))
+	}
+	tb.injectAxe()
+	for _, v := range eval[[]violation](tb, runAxe, chromedp.EvalAwaitPromise) {
+		t.Errorf("%s: %s (%s) %s\n\t%s", v.Impact, v.ID, v.Help, v.URL, strings.Join(v.Nodes, "\n\t"))
+	}
+	if docShots != "" && lang == "en" {
+		eval[chromedp.Void](tb, `window.scrollTo(0, 0)`)
+		ctx, cancel := tb.step()
+		defer cancel()
+		buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatalf("screenshot: %v", err)
+		}
+		if err := os.WriteFile(filepath.Join(docShots, p.name+"-"+w.name+".png"), buf, 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
