@@ -152,6 +152,7 @@ func (s *Server) probedWalkPage(r *http.Request, c *content.Content, cat *triage
 		for i, ch := range walk.Node.Choices {
 			p.Question.Answers[i].Href = link(person.With(walk.Node.ID, ch.ID), "")
 		}
+		p.Question.UnsureHref = link(person, "") + "&unsure=1#question"
 		if walk.Node.Probe != "" {
 			if a := prober.Probe(walk.Node.Probe); !a.Known && a.Note != "" {
 				note := a.Note
@@ -161,6 +162,9 @@ func (s *Server) probedWalkPage(r *http.Request, c *content.Content, cat *triage
 				p.Question.Unknown = pr.T("triage.cluster_unknown", "note", note)
 			}
 		}
+	}
+	if p.Outcome != nil {
+		p.Outcome.Specifics = specificsView(printer(r.Context()), probe.Specifics(snap).For(p.Outcome.Route))
 	}
 	if p.Outcome != nil && s.metrics != nil {
 		s.metrics.TriageOutcome(p.Outcome.Route, "cluster")
@@ -297,6 +301,7 @@ func (s *Server) handleSnapshotUpload(w http.ResponseWriter, r *http.Request) er
 		for i, ch := range walk.Node.Choices {
 			p.Question.Answers[i].Href = triageHref(walk.State().With(walk.Node.ID, ch.ID))
 		}
+		p.Question.UnsureHref = triageHref(walk.State()) + "&unsure=1#question"
 	}
 	if len(snaps) > 1 {
 		p.Notices = append(p.Notices, printer(r.Context()).T("triage.snapshot_many", "count", len(snaps)))

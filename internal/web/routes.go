@@ -37,6 +37,7 @@ func (s *Server) routes(ext []func(Router)) http.Handler {
 	r.Get("/search", s.adapt(s.handleSearch))
 	r.Get("/triage", s.adapt(s.handleTriage))
 	r.Post("/triage", s.adapt(s.rateLimited(s.handleTriagePaste)))
+	r.Get("/triage/paste", s.adapt(s.rateLimited(s.handleTriagePasteLink)))
 	r.Get("/triage/writeup", s.adapt(s.handleWriteup))
 	r.Get("/gaps", s.adapt(s.rateLimited(s.handleGaps)))
 	r.Post("/gaps", s.adapt(s.rateLimited(s.handleGapsUpload)))

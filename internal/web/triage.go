@@ -129,17 +129,22 @@ func (s *Server) walkPage(r *http.Request, c *content.Content, cat *triage.Catal
 	n := walk.Node
 	if !n.IsOutcome() {
 		text, help, english := questionText(pr, n)
-		qv := &templates.QuestionView{ID: n.ID, Text: text, Help: help, Command: n.Command, EnglishOnly: english}
+		qv := &templates.QuestionView{ID: n.ID, Text: text, Help: help, Command: n.Command, EnglishOnly: english,
+			Step: len(walk.Steps) + 1, Of: len(walk.Steps) + cat.QuestionsLeft(n),
+			UnsureHref: triageHref(full) + "&unsure=1#question", Unsure: r.URL.Query().Get("unsure") == "1"}
 		for i := range n.Choices {
 			ch := &n.Choices[i]
 			qv.Answers = append(qv.Answers, templates.Link{Label: choiceLabel(pr, ch), Href: triageHref(full.With(n.ID, ch.ID))})
+		}
+		if qv.Unsure {
+			qv.Leads = questionLeads(r.Context(), c, cat, n)
 		}
 		p.Question = qv
 		return p, nil
 	}
 	o := n.Outcome
 	diagnosis, mitigation, verify, english := outcomeText(pr, o)
-	ov := &templates.OutcomeView{Route: o.Route, Diagnosis: diagnosis, Commands: o.Commands, Mitigation: mitigation, Verify: verify,
+	ov := &templates.OutcomeView{Route: o.Route, Title: routeTitle(r.Context(), c, o.Route, o.Playbook, o.Section), Steps: len(walk.Steps), Diagnosis: diagnosis, Commands: o.Commands, Mitigation: mitigation, Verify: verify,
 		PlaybookHref: "/playbooks/" + o.Playbook + "#" + o.Section, PlaybookTitle: o.Playbook, SectionTitle: o.Section,
 		WriteupHref: "/triage/writeup?" + strings.TrimPrefix(triageHref(full), "/triage?"), EnglishOnly: english}
 	ctx := r.Context()
@@ -196,12 +201,27 @@ func (s *Server) handleTriagePaste(w http.ResponseWriter, r *http.Request) error
 	if len(text) > triage.MaxInput {
 		return userError(http.StatusRequestEntityTooLarge, "triage.paste_too_large")
 	}
+	return s.renderPaste(w, r, c, cat, text)
+}
+
+// renderPaste answers a paste (from the form or from a shared link) on the
+// wizard's first screen, the paste kept in its box, with the link that
+// shows the same result again.
+func (s *Server) renderPaste(w http.ResponseWriter, r *http.Request, c *content.Content, cat *triage.Catalog, text string) error {
 	if strings.TrimSpace(text) == "" {
 		return s.renderTriageStart(w, r, c, cat, "", &templates.PasteView{Empty: true}, http.StatusBadRequest)
 	}
 	res := s.answerPaste(r.Context(), c, cat, text)
 	pr := printer(r.Context())
 	pv := &templates.PasteView{Empty: len(res.Routes) == 0, Weak: res.Match == triage.MatchWeak}
+	if link, ok := pasteLink(text); ok {
+		pv.ShareHref = link
+		if pr.Lang().Korean() {
+			pv.ShareHref += "&lang=ko"
+		}
+	} else {
+		pv.ShareTooLong = true
+	}
 	for _, rel := range res.Related {
 		pv.Related = append(pv.Related, templates.Link{Label: s.relatedTitle(r.Context(), c, rel), Href: rel.URL, Kind: rel.Kind})
 	}
@@ -213,8 +233,11 @@ func (s *Server) handleTriagePaste(w http.ResponseWriter, r *http.Request) error
 				pbTitle += " — " + h
 			}
 		}
-		rv := templates.RouteView{Route: rt.Route, Playbook: pbTitle, Href: "/playbooks/" + rt.Playbook + "#" + rt.Section,
+		rv := templates.RouteView{Route: rt.Route, Title: routeTitle(r.Context(), c, rt.Route, rt.Playbook, rt.Section), Playbook: pbTitle, Href: "/playbooks/" + rt.Playbook + "#" + rt.Section,
 			Confidence: int(rt.Confidence*100 + 0.5), Evidence: evidenceLines(rt.Evidence)}
+		if res.Specifics != nil {
+			rv.Specifics = specificsView(pr, res.Specifics.For(rt.Route))
+		}
 		ins, err := c.Store.IncidentsForRoute(r.Context(), rt.Route, 5)
 		if err != nil {
 			return err

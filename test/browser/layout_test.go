@@ -32,6 +32,8 @@ type pageType struct {
 	path   string
 	status int
 	reach  func(tb *tab, lang string)
+	// check, when set, asserts what this page type must show.
+	check func(tb *tab)
 }
 
 // pageTypes lists every kind of page the portal serves, so that layout and
@@ -51,7 +53,7 @@ var pageTypes = []pageType{
 	{name: "term", path: "/terms/component/gpu-driver"},
 	{name: "triage", path: "/triage"},
 	{name: "triage-question", path: "/triage?tree=root&a=symptom%3Dpending"},
-	{name: "triage-outcome", path: taintOutcome},
+	{name: "triage-outcome", path: taintOutcome, check: commandsVisible},
 	{name: "paste-result", reach: func(tb *tab, lang string) { tb.pasteResult(describeTaint, lang) }},
 	{name: "gaps", path: "/gaps"},
 	{name: "not-found", path: "/no/such/page", status: http.StatusNotFound},
@@ -175,6 +177,9 @@ func checkPageType(tb *tab, p pageType, lang string, w width, docShots string) {
 		tb.shot("overflow")
 		t.Errorf("scrolls sideways at %s px: %s", w.name, strings.Join(over, "; "))
 	}
+	if p.check != nil {
+		p.check(tb)
+	}
 	tb.injectAxe()
 	for _, v := range eval[[]violation](tb, runAxe, chromedp.EvalAwaitPromise) {
 		t.Errorf("%s: %s (%s) %s\n\t%s", v.Impact, v.ID, v.Help, v.URL, strings.Join(v.Nodes, "\n\t"))
@@ -190,6 +195,30 @@ func checkPageType(tb *tab, p pageType, lang string, w width, docShots string) {
 		if err := os.WriteFile(filepath.Join(docShots, p.name+"-"+w.name+".png"), buf, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// commandsVisible fails when a wizard result's first command is cut off
+// (wider than its box) or its Copy button covers any of its text.
+func commandsVisible(tb *tab) {
+	tb.t.Helper()
+	bad := eval[[]string](tb, `(() => {
+		const out = [], blocks = document.querySelectorAll('[data-testid="first-commands"] pre');
+		if (blocks.length === 0) return ["no command blocks"];
+		for (const pre of blocks) {
+			const code = pre.querySelector("code"), b = pre.querySelector(".copy");
+			if (pre.scrollWidth > pre.clientWidth + 1) out.push("cut off: " + code.textContent);
+			if (!b) { out.push("no Copy button: " + code.textContent); continue; }
+			const br = b.getBoundingClientRect(), r = document.createRange();
+			r.selectNodeContents(code);
+			for (const tr of r.getClientRects()) {
+				if (tr.left < br.right && br.left < tr.right && tr.top < br.bottom && br.top < tr.bottom) { out.push("Copy covers: " + code.textContent); break; }
+			}
+		}
+		return out;
+	})()`)
+	for _, b := range bad {
+		tb.t.Errorf("first commands: %s", b)
 	}
 }
 

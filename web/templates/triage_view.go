@@ -36,17 +36,56 @@ type PasteView struct {
 	// Related are library entries a search with the paste's most specific
 	// lines found (Kind "incident" or "playbook").
 	Related []Link
+	// ShareHref shows this result again, the paste carried in the link;
+	// ShareTooLong is set instead when the paste is too long for a link.
+	ShareHref    string
+	ShareTooLong bool
 }
 
 // RouteView is one ranked route.
 type RouteView struct {
-	Route       string
+	Route string
+	// Title names the route for people (its playbook section's heading).
+	Title       string
 	Href        string // playbook section
 	Playbook    string
 	Confidence  int // percent
 	Evidence    []EvidenceLine
 	ContinueURL string
 	Incidents   []Link // the incidents that show this route
+	Specifics   *SpecificsView
+}
+
+// SpecificsView is what the evidence names for a scheduling failure: the
+// taints to tolerate, the labels no node has, the resources short.
+type SpecificsView struct {
+	Taints     []TaintView
+	Selectors  []SelectorView
+	Shortfalls []ShortfallView
+}
+
+// TaintView is one untolerated taint and the toleration that admits it.
+type TaintView struct {
+	Taint      string // key=value:effect
+	Nodes      string // the nodes that carry it, or how many
+	Toleration string // YAML to add to the pod spec
+}
+
+// SelectorView is one label the pod selects that no node carries.
+type SelectorView struct {
+	Label   string // key=wanted
+	Have    []string
+	Nodes   string
+	Command string
+}
+
+// ShortfallView is one resource the pod asks more of than a node has free.
+type ShortfallView struct {
+	Resource  string
+	Requested string
+	Nodes     []string // "node: 2 free, 2 short"
+	Total     string
+	Count     string
 }
 
 // EvidenceLine is a matched line of a paste or a fact read from a cluster.
@@ -70,6 +109,15 @@ type Crumb struct {
 
 // QuestionView is the question to answer now.
 type QuestionView struct {
+	// Step is this question's number in the walk, Of the most it can
+	// take from here ("step 3 of at most 9").
+	Step, Of int
+	// UnsureHref shows the question again with where each answer leads;
+	// Unsure is set on that page.
+	UnsureHref string
+	Unsure     bool
+	// Leads lists, per answer (same order), the results it can end in.
+	Leads   [][]Link
 	ID      string
 	Text    string
 	Help    string
@@ -82,7 +130,11 @@ type QuestionView struct {
 
 // OutcomeView is where the walk ends.
 type OutcomeView struct {
-	Route         string
+	Route string
+	// Title names the result for people; Steps is how many answers led here.
+	Title         string
+	Steps         int
+	Specifics     *SpecificsView
 	Diagnosis     string
 	Commands      []string
 	Mitigation    []string

@@ -173,7 +173,16 @@
     });
   }
 
-  function init(root) { initMenu(); collapseNarrow(root); initFacetFilters(root); addCopyButtons(root); initGraphs(root); }
+  // A paste's result answers a form post; the address bar gets the link
+  // that shows it again, so a reload, a bookmark or a copied address keep
+  // the paste.
+  function keepPasteInAddress(root) {
+    var sec = root.querySelector("[data-share-url]");
+    if (!sec || !sec.dataset.shareUrl || location.pathname !== "/triage") return;
+    history.replaceState(null, "", sec.dataset.shareUrl);
+  }
+
+  function init(root) { initMenu(); collapseNarrow(root); initFacetFilters(root); addCopyButtons(root); initGraphs(root); keepPasteInAddress(root); }
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:afterSettle", function (e) { init(e.target.ownerDocument || document); });
 })();
