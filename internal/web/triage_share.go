@@ -65,13 +65,13 @@ func (s *Server) handleTriagePasteLink(w http.ResponseWriter, r *http.Request) e
 	if z := q.Get("z"); z != "" {
 		if text, err = decodePasteLink(z); err != nil {
 			if errors.Is(err, errPasteTooLarge) {
-				return &httpError{http.StatusRequestEntityTooLarge, printer(r.Context()).T("triage.paste_too_large")}
+				return userError(http.StatusRequestEntityTooLarge, "triage.paste_too_large")
 			}
-			return badRequest{err.Error()}
+			return badRequestMsg("triage.share_bad_link")
 		}
 	}
 	if len(text) > triage.MaxInput {
-		return &httpError{http.StatusRequestEntityTooLarge, printer(r.Context()).T("triage.paste_too_large")}
+		return userError(http.StatusRequestEntityTooLarge, "triage.paste_too_large")
 	}
 	return s.renderPaste(w, r, c, cat, text)
 }
