@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: run test test-short generate check-generated lint vet bench build docker fuzz loadtest clean
+.PHONY: screenshots run test test-short generate check-generated lint vet bench build docker fuzz loadtest clean
 
 run:
 	$(GO) run ./cmd/server
@@ -16,6 +16,12 @@ test: check-generated vet lint
 
 test-short:
 	$(GO) test -short $(PKGS)
+
+# The first screen of every page type at 390 and 1366 px, in English, under
+# docs/screenshots/ (TestPageTypes with CASEBOOK_DOC_SCREENSHOTS).
+screenshots:
+	mkdir -p docs/screenshots
+	CI=true CASEBOOK_DOC_SCREENSHOTS=$(CURDIR)/docs/screenshots $(GO) test ./test/browser/ -run 'TestPageTypes/en/' -count=1 -timeout 30m
 
 generate:
 	$(GO) tool templ generate
