@@ -82,9 +82,9 @@ func sectionLabel(p *i18n.Printer, anchor string) string {
 		return p.T("section.follow_ups")
 	case "lessons":
 		return p.T("section.lessons")
-	case "title":
+	case "title", "title_ko":
 		return p.T("section.title")
-	case "summary":
+	case "summary", "summary_ko":
 		return p.T("section.summary")
 	case "signals":
 		return p.T("section.signals")

@@ -258,7 +258,16 @@ func searchHelp(p *i18n.Printer, tax *library.Taxonomy, st listState, res *searc
 // fragments are a hit's first three excerpts, in the one order.
 func fragments(p *i18n.Printer, h search.Hit) []templates.Fragment {
 	var out []templates.Fragment
-	for _, e := range h.Excerpts(3) {
+	for _, e := range h.Excerpts(5) {
+		if len(out) == 3 {
+			break
+		}
+		// A Korean page's card already shows the Korean title and summary;
+		// the English twin's excerpt says the same thing in the other
+		// language.
+		if p.Lang() == i18n.KO && (e.Field == "title" && h.TitleKo != "" || e.Field == "summary" && h.SummaryKo != "") {
+			continue
+		}
 		out = append(out, templates.Fragment{Field: sectionLabel(p, e.Field), HTML: e.HTML})
 	}
 	return out
