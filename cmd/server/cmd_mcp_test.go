@@ -17,7 +17,7 @@ import (
 // mcpClient connects an SDK client over tr and lists the tools.
 func mcpClient(t *testing.T, tr sdk.Transport) (*sdk.ClientSession, []string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), readyBound)
 	defer cancel()
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "cmd-test", Version: "test"}, nil).Connect(ctx, tr, nil)
 	if err != nil {
