@@ -2,6 +2,7 @@ package browser
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // graphReady holds once cytoscape has laid out the graph of the page.
@@ -78,11 +80,33 @@ func TestGraph(t *testing.T) {
 		if focus.Href != "/?"+kind+"="+term || !strings.HasPrefix(focus.Text, "Filter the list by ") {
 			t.Errorf("focus link %q %q, want one to /?%s=%s", focus.Href, focus.Text, kind, term)
 		}
+		// Two steps out: the terms the node's cases carry stay lit, so the
+		// graph answers "which causes go with GPU driver?".
+		hood := eval[struct{ Terms, Faded int }](tb, `(() => {
+			const el = document.querySelector(".graph-canvas"), cy = el.cy, n = cy.getElementById(el.dataset.selected);
+			const terms = n.neighborhood("node").neighborhood("node").filter(m => m !== n && m.data("kind") !== "case");
+			return { Terms: terms.length, Faded: terms.filter(".faded").length };
+		})()`)
+		if hood.Terms == 0 || hood.Faded != 0 {
+			t.Errorf("of the %d terms the node's cases carry, %d are faded; want none", hood.Terms, hood.Faded)
+		}
+		if q := query(t, tb.location()); q.Get("focus") != p.ID {
+			t.Errorf("after the click the address is %s, want focus=%s in it", tb.location(), p.ID)
+		}
 		tb.shot("focused")
 		tb.follow("follow the focus link", chromedp.Click(chromedp.CSS(testID("graph-focus-link"))))
 		if loc := tb.location(); loc != focus.Href {
 			t.Errorf("focus link led to %s, want %s", loc, focus.Href)
 		}
+		// The address reopens the same focus.
+		tb.open("/graph?focus=" + p.ID)
+		tb.waitJS("the graph focused from the address", graphReady+` && document.querySelector(".graph-canvas").dataset.selected === "`+p.ID+`"`)
+		// The find box focuses what it finds.
+		label := eval[string](tb, `document.querySelector(".graph-canvas").cy.getElementById("`+p.ID+`").data("label")`)
+		tb.open("/graph")
+		tb.waitJS("the graph", graphReady)
+		tb.do("find "+label, chromedp.SendKeys(testID("graph-find"), strings.ToLower(label)+kb.Enter))
+		tb.waitJS("the found node focused", `(() => { const el = document.querySelector(".graph-canvas"), n = el.cy.getElementById(el.dataset.selected || ""); return n.length && String(n.data("label")).toLowerCase().includes(`+strconv.Quote(strings.ToLower(label))+`) && !n.hasClass("faded"); })()`)
 	})
 
 	t.Run("library panel filters the list", func(t *testing.T) {
