@@ -24,12 +24,28 @@ import (
 // request sends one request to s with the given Host header.
 func (s *hardServer) request(t *testing.T, method, path, host, ctype string, body []byte) (int, string) {
 	t.Helper()
+	h := http.Header{}
+	if host != "" {
+		h.Set("Host", host)
+	}
+	return s.send(t, method, path, h, ctype, body)
+}
+
+// send sends one request to s with the headers h (a "Host" entry sets the
+// Host the server sees) and returns the status and body. A POST to /mcp
+// accepts both answers the streamable transport may give.
+func (s *hardServer) send(t *testing.T, method, path string, h http.Header, ctype string, body []byte) (int, string) {
+	t.Helper()
 	req, err := http.NewRequest(method, s.URL+path, bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if host != "" {
-		req.Host = host
+	for k := range h {
+		if k == "Host" {
+			req.Host = h.Get(k)
+			continue
+		}
+		req.Header.Set(k, h.Get(k))
 	}
 	if ctype != "" {
 		req.Header.Set("Content-Type", ctype)

@@ -14,26 +14,11 @@ import (
 // returns the status and body.
 func (s *hardServer) do(t *testing.T, method, path, id, ctype string, body []byte) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, s.URL+path, bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := http.Header{}
 	if id != "" {
-		req.Header.Set("X-Forwarded-Email", id)
+		h.Set("X-Forwarded-Email", id)
 	}
-	if ctype != "" {
-		req.Header.Set("Content-Type", ctype)
-	}
-	if strings.HasPrefix(path, "/mcp") {
-		req.Header.Set("Accept", "application/json, text/event-stream")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return s.send(t, method, path, h, ctype, body)
 }
 
 func mcpCall(id int, tool string, args map[string]any) []byte {
