@@ -97,7 +97,7 @@ func TestStackProblems(t *testing.T) {
 		edit: func(f fstest.MapFS) {
 			f["taxonomy.yaml"].Data = append(f["taxonomy.yaml"].Data, []byte("  - id: kube-scheduler\n    label: Our scheduler\n    aliases: [sched]\n")...)
 		},
-		want: []string{`acme/taxonomy.yaml:17: component "kube-scheduler" is defined in good/taxonomy.yaml:52; a layer may add aliases to a term, never redefine it (remove label)`},
+		want: []string{`acme/taxonomy.yaml:19: component "kube-scheduler" is defined in good/taxonomy.yaml:60; a layer may add aliases to a term, never redefine it (remove label)`},
 	}, {
 		name: "team incident with a public id",
 		edit: func(f fstest.MapFS) {

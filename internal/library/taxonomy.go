@@ -84,8 +84,11 @@ type Term struct {
 	LabelKo     string   `json:"label_ko"`
 	Aliases     []string `json:"aliases"`
 	Description string   `json:"description"`
-	Parent      string   `json:"parent,omitempty"`
-	Category    string   `json:"category,omitempty"` // causes only
+	// DescriptionKo is the Korean twin of Description, shown on Korean
+	// pages; lint requires it wherever Description is set.
+	DescriptionKo string `json:"description_ko"`
+	Parent        string `json:"parent,omitempty"`
+	Category      string `json:"category,omitempty"` // causes only
 	// Layer is the layer that defined the term (a later layer may add
 	// aliases to it, never redefine it).
 	Layer string `json:"layer,omitempty"`
@@ -133,13 +136,14 @@ func (t *Taxonomy) Suggest(f Facet, s string) string {
 }
 
 type rawTerm struct {
-	ID          string   `yaml:"id"`
-	Label       string   `yaml:"label"`
-	LabelKo     string   `yaml:"label_ko"`
-	Aliases     []string `yaml:"aliases"`
-	Description string   `yaml:"description"`
-	Parent      string   `yaml:"parent"`
-	Category    string   `yaml:"category"`
+	ID            string   `yaml:"id"`
+	Label         string   `yaml:"label"`
+	LabelKo       string   `yaml:"label_ko"`
+	Aliases       []string `yaml:"aliases"`
+	Description   string   `yaml:"description"`
+	DescriptionKo string   `yaml:"description_ko"`
+	Parent        string   `yaml:"parent"`
+	Category      string   `yaml:"category"`
 }
 
 // ParseTaxonomy parses taxonomy.yaml. Problems name the line of the offending
@@ -221,7 +225,7 @@ func parseTaxonomy(base *Taxonomy, path, layer string, data []byte) (*Taxonomy, 
 				continue
 			}
 			term := &Term{Facet: f, ID: r.ID, Label: r.Label, LabelKo: r.LabelKo, Aliases: r.Aliases,
-				Description: r.Description, Parent: r.Parent, Category: r.Category, Layer: layer, Line: n.Line, Path: path}
+				Description: r.Description, DescriptionKo: r.DescriptionKo, Parent: r.Parent, Category: r.Category, Layer: layer, Line: n.Line, Path: path}
 			prev := t.byID[f][term.ID]
 			switch {
 			case !idPattern.MatchString(term.ID):
@@ -242,6 +246,9 @@ func parseTaxonomy(base *Taxonomy, path, layer string, data []byte) (*Taxonomy, 
 				add(n.Line, "%s %q has no label", f, term.ID)
 			case term.LabelKo == "":
 				add(n.Line, "%s %q has no label_ko", f, term.ID)
+			}
+			if term.Description != "" && term.DescriptionKo == "" {
+				add(n.Line, "%s %q has a description but no description_ko", f, term.ID)
 			}
 			t.terms[f] = append(t.terms[f], term)
 			t.byID[f][term.ID] = term

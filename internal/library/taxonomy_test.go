@@ -22,7 +22,8 @@ func TestParseTaxonomyGood(t *testing.T) {
 	}
 	want := &Term{Facet: FacetCause, ID: "missing-library", Label: "Missing library in the image", LabelKo: "이미지에 빠진 라이브러리",
 		Aliases: []string{"missing dependency"}, Description: "A package the software needs was left out of the image.",
-		Category: "software-defect", Line: 28, Path: "taxonomy.yaml"}
+		DescriptionKo: "소프트웨어에 필요한 패키지가 이미지에서 빠졌다.",
+		Category:      "software-defect", Line: 32, Path: "taxonomy.yaml"}
 	if diff := cmp.Diff(want, term); diff != "" {
 		t.Errorf("term (-want +got):\n%s", diff)
 	}
@@ -73,6 +74,17 @@ causes:
   - {id: pod-pending, label: Pod pending}
 `,
 			want: []string{`taxonomy.yaml:2: symptom "pod-pending" has no label_ko`},
+		},
+		{
+			name: "description without its Korean twin",
+			src: `symptoms:
+  - {id: pod-pending, label: Pod pending, label_ko: 파드 Pending, description_ko: 파드가 Pending에 머문다.}
+  - id: node-not-ready
+    label: Node NotReady
+    label_ko: 노드 NotReady
+    description: Nodes report NotReady.
+`,
+			want: []string{`taxonomy.yaml:3: symptom "node-not-ready" has a description but no description_ko`},
 		},
 		{
 			name: "parent that does not exist",
