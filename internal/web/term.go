@@ -38,8 +38,9 @@ func (s *Server) handleTerm(w http.ResponseWriter, r *http.Request) error {
 		label, other = term.LabelKo, term.Label
 	}
 	p := templates.TermPage{Chrome: s.chrome(c, label, "library", ""), Facet: param, FacetLabel: facetLabel(pr, facet),
-		ID: term.ID, Label: label, LabelOther: other, Description: term.Description, Aliases: term.Aliases,
+		ID: term.ID, Label: label, LabelOther: other, Aliases: term.Aliases,
 		FilterHref: filterHref(param, term.ID)}
+	p.Description, p.DescriptionEnglish = termDescription(pr.Lang().Korean(), term)
 	if term.Category != "" {
 		p.Category = templates.Link{Label: termLabel(pr, c.Taxonomy, library.FacetCauseCategory, term.Category), Href: "/terms/cause_category/" + term.Category}
 	}
@@ -83,4 +84,14 @@ func (s *Server) handleTerm(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	return render(ctx, w, http.StatusOK, templates.TermView(p))
+}
+
+// termDescription picks the term's description in the page's language: the
+// Korean one on a Korean page, else the English one, which it marks so the
+// page says it is in English.
+func termDescription(korean bool, term *library.Term) (text string, english bool) {
+	if korean && term.DescriptionKo != "" {
+		return term.DescriptionKo, false
+	}
+	return term.Description, korean && term.Description != ""
 }

@@ -264,6 +264,9 @@ type TermPage struct {
 	CoTerms                                               []Link
 	Playbooks                                             []Link
 	Children                                              []Link
+	// DescriptionEnglish marks a Description shown in English on a Korean
+	// page because the term has no Korean one (a layer's own term).
+	DescriptionEnglish bool
 }
 
 // CausesPage groups incidents by cause category, then cause.
