@@ -220,13 +220,14 @@ var taxonomyKeys = []struct {
 }
 
 type termYAML struct {
-	ID          string   `yaml:"id"`
-	Label       string   `yaml:"label"`
-	LabelKo     string   `yaml:"label_ko,omitempty"`
-	Aliases     []string `yaml:"aliases,omitempty,flow"`
-	Description string   `yaml:"description,omitempty"`
-	Parent      string   `yaml:"parent,omitempty"`
-	Category    string   `yaml:"category,omitempty"`
+	ID            string   `yaml:"id"`
+	Label         string   `yaml:"label"`
+	LabelKo       string   `yaml:"label_ko,omitempty"`
+	Aliases       []string `yaml:"aliases,omitempty,flow"`
+	Description   string   `yaml:"description,omitempty"`
+	DescriptionKo string   `yaml:"description_ko,omitempty"`
+	Parent        string   `yaml:"parent,omitempty"`
+	Category      string   `yaml:"category,omitempty"`
 }
 
 // taxonomyYAML writes the taxonomy as a mapping of facet lists. A yaml.Node
@@ -237,7 +238,7 @@ func taxonomyYAML(tax map[string][]*library.Term) ([]byte, error) {
 		terms := make([]termYAML, 0, len(tax[string(k.facet)]))
 		for _, t := range tax[string(k.facet)] {
 			terms = append(terms, termYAML{ID: t.ID, Label: t.Label, LabelKo: t.LabelKo, Aliases: t.Aliases,
-				Description: t.Description, Parent: t.Parent, Category: t.Category})
+				Description: t.Description, DescriptionKo: t.DescriptionKo, Parent: t.Parent, Category: t.Category})
 		}
 		var val yaml.Node
 		if err := val.Encode(terms); err != nil {

@@ -30,6 +30,7 @@ type TermOutput struct {
 	LabelKo       string    `json:"label_ko,omitempty"`
 	Aliases       []string  `json:"aliases,omitempty"`
 	Description   string    `json:"description,omitempty"`
+	DescriptionKo string    `json:"description_ko,omitempty"`
 	Parent        string    `json:"parent,omitempty"`
 	Category      string    `json:"category,omitempty" jsonschema:"the cause category of a cause"`
 	Narrower      []TermRef `json:"narrower,omitempty" jsonschema:"terms whose parent (or, for a cause category, whose category) this is"`
@@ -76,7 +77,7 @@ func (t *tools) term(ctx context.Context, c *content.Content, _ *sdk.CallToolReq
 	}
 	f := term.Facet
 	out := TermOutput{Facet: string(f), ID: term.ID, Label: term.Label, LabelKo: term.LabelKo, Aliases: term.Aliases,
-		Description: term.Description, Parent: term.Parent, Category: term.Category, URL: "/terms/" + string(f) + "/" + term.ID,
+		Description: term.Description, DescriptionKo: term.DescriptionKo, Parent: term.Parent, Category: term.Category, URL: "/terms/" + string(f) + "/" + term.ID,
 		CoOccurring: []CoTerm{}, Recent: []Ref{}, Lang: string(lang)}
 	for _, other := range c.Taxonomy.Terms(f) {
 		if other.Parent == term.ID {

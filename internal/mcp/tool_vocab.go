@@ -27,12 +27,13 @@ type VocabOutput struct {
 
 // VocabTerm is one taxonomy term with what it takes to filter by it.
 type VocabTerm struct {
-	Facet       string `json:"facet" jsonschema:"the filter field to put the id in: cause, cause_category, component, symptom, factor or domain"`
-	ID          string `json:"id"`
-	Label       string `json:"label"`
-	LabelKo     string `json:"label_ko,omitempty"`
-	Description string `json:"description,omitempty"`
-	Incidents   int    `json:"incidents" jsonschema:"how many incidents carry the term"`
+	Facet         string `json:"facet" jsonschema:"the filter field to put the id in: cause, cause_category, component, symptom, factor or domain"`
+	ID            string `json:"id"`
+	Label         string `json:"label"`
+	LabelKo       string `json:"label_ko,omitempty"`
+	Description   string `json:"description,omitempty"`
+	DescriptionKo string `json:"description_ko,omitempty"`
+	Incidents     int    `json:"incidents" jsonschema:"how many incidents carry the term"`
 }
 
 // maxVocabText keeps vocab to words; a paste belongs in classify_error.
@@ -72,7 +73,7 @@ func (t *tools) vocab(ctx context.Context, c *content.Content, _ *sdk.CallToolRe
 			continue
 		}
 		out.Terms = append(out.Terms, VocabTerm{Facet: string(s.Facet), ID: term.ID, Label: term.Label, LabelKo: term.LabelKo,
-			Description: term.Description, Incidents: count(counts, s.Facet, term.ID)})
+			Description: term.Description, DescriptionKo: term.DescriptionKo, Incidents: count(counts, s.Facet, term.ID)})
 	}
 	return out, nil
 }
