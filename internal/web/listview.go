@@ -195,7 +195,13 @@ func (s *Server) graphView(ctx context.Context, c *content.Content, st listState
 	for _, e := range g.Edges {
 		if e.Kind == "case" && len(caseLinks[e.Target]) < casesPerTerm {
 			id := e.Source[len("case:"):]
-			caseLinks[e.Target] = append(caseLinks[e.Target], templates.Link{Label: id, Href: "/incidents/" + id})
+			// Without JavaScript this list is the graph: name each case, as
+			// the drawing's hover would.
+			label := id
+			if in, ok := c.Search.Incident(id); ok {
+				label = id + " · " + p.PickText(in.Title, in.TitleKo)
+			}
+			caseLinks[e.Target] = append(caseLinks[e.Target], templates.Link{Label: label, Href: "/incidents/" + id})
 		}
 	}
 	var common []templates.CommonLine

@@ -338,9 +338,17 @@ func TestGraphPage(t *testing.T) {
 					t.Errorf("fallback lacks a %s group with terms", kind)
 				}
 			}
-			if fb.Find(".gf-cases a[href^='/incidents/IL-']").Length() == 0 {
+			cases := fb.Find(".gf-cases a[href^='/incidents/IL-']")
+			if cases.Length() == 0 {
 				t.Errorf("fallback names no cases")
 			}
+			// Names, not bare ids: each case reads "IL-0021 · its title".
+			cases.Each(func(_ int, a *goquery.Selection) {
+				id := strings.TrimPrefix(a.AttrOr("href", ""), "/incidents/")
+				if label := a.Text(); !strings.HasPrefix(label, id+" · ") || len(label) < len(id)+10 {
+					t.Errorf("fallback case %s is labelled %q, want its id and title", id, label)
+				}
+			})
 		})
 	}
 	// The fallback of a filtered graph lists only terms of that set.
