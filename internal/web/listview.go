@@ -228,7 +228,58 @@ func (s *Server) graphView(ctx context.Context, c *content.Content, st listState
 			common = append(common, line)
 		}
 	}
+	gv.Matrix = causeSymptomMatrix(p, c.Taxonomy, g, st, 8)
 	return g, gv, common, nil
+}
+
+// causeSymptomMatrix reads the graph at a glance: the set's most common
+// causes against its most common symptoms, each cell the number of cases
+// that carry both, linked to the library filtered by the pair.
+func causeSymptomMatrix(p *i18n.Printer, tax *library.Taxonomy, g graph.Graph, st listState, n int) templates.Matrix {
+	terms := map[string][]string{} // case node -> its term nodes
+	for _, e := range g.Edges {
+		if e.Kind == "case" {
+			terms[e.Source] = append(terms[e.Source], e.Target)
+		}
+	}
+	pairs := map[[2]string]int{}
+	for _, ts := range terms {
+		for _, a := range ts {
+			for _, b := range ts {
+				pairs[[2]string{a, b}]++
+			}
+		}
+	}
+	rows, cols := g.TopTerms("cause", n), g.TopTerms("symptom", n)
+	if len(rows) == 0 || len(cols) == 0 {
+		return templates.Matrix{}
+	}
+	var m templates.Matrix
+	top := 0
+	for _, r := range rows {
+		for _, c := range cols {
+			top = max(top, pairs[[2]string{r.ID, c.ID}])
+		}
+	}
+	for _, c := range cols {
+		id := c.ID[len("symptom:"):]
+		m.Cols = append(m.Cols, templates.Link{Label: termLabel(p, tax, library.FacetSymptom, id), Href: st.toggle("symptom", id).href("/"), Count: c.Count})
+	}
+	for _, r := range rows {
+		id := r.ID[len("cause:"):]
+		row := templates.MatrixRow{Head: templates.Link{Label: termLabel(p, tax, library.FacetCause, id), Href: st.toggle("cause", id).href("/"), Count: r.Count}}
+		for _, c := range cols {
+			k := pairs[[2]string{r.ID, c.ID}]
+			cell := templates.MatrixCell{Count: k}
+			if k > 0 {
+				cell.Href = st.toggle("cause", id).toggle("symptom", c.ID[len("symptom:"):]).href("/")
+				cell.Heat = min(4, 1+3*k/top)
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		m.Rows = append(m.Rows, row)
+	}
+	return m
 }
 
 // filterValues is the query string of the filters alone.

@@ -140,6 +140,28 @@ type GraphView struct {
 	Groups  []GraphGroup
 	Nodes   int
 	Edges   int
+	Matrix  Matrix
+}
+
+// Matrix is causes (rows) against symptoms (columns) with the number of
+// cases that carry both.
+type Matrix struct {
+	Cols []Link
+	Rows []MatrixRow
+}
+
+// MatrixRow is one cause and its cells, one per column.
+type MatrixRow struct {
+	Head  Link
+	Cells []MatrixCell
+}
+
+// MatrixCell counts the cases of a cause and a symptom; Heat (1-4) shades
+// it against the largest cell; Href lists those cases.
+type MatrixCell struct {
+	Count int
+	Heat  int
+	Href  string
 }
 
 // GraphGroup lists terms of one facet with the cases they link to.
