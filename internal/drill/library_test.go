@@ -13,11 +13,7 @@ import (
 // expected route yet, each with why. They are findings for the probes, not
 // drills to change: a gap that closes fails the test until it is taken off
 // the list, so the list only shrinks.
-var knownGaps = map[string]string{
-	"pv-zone-conflict": "the probes weigh a volume affinity conflict below capacity reasons (signal sched-volume-node-affinity), and the " +
-		"recording does not hold the PersistentVolume's node affinity, so they cannot see that the node short of memory is in another " +
-		"zone as well: live triage takes the decoy, pending/insufficient-resources",
-}
+var knownGaps = map[string]string{}
 
 // TestLibraryDrills checks the shipped drills: they load and lint clean,
 // there are at least 20 covering every route family the issue names, at

@@ -22,6 +22,15 @@ func pendingReason(s *snapshot.Snapshot, msg string, cat *triage.Catalog) (strin
 		// PreFilter messages stand for every node.
 		return cv, i18n.M("probe.from_scheduler_message")
 	}
+	// A volume's node affinity is checked per node, but it binds the pod
+	// everywhere: the volume mounts only in its own zone, so when the
+	// other nodes are merely short of room, those are the volume's nodes
+	// and no capacity elsewhere helps (a node must come up in that zone).
+	if volumeAffinity(msg) {
+		if kinds := messageKinds(msg); len(kinds) == 0 || len(kinds) == 1 && kinds[0] == "insufficient" {
+			return "volume", i18n.M("probe.volume_pins_nodes")
+		}
+	}
 	if len(s.Nodes) > 0 && s.Pod != nil {
 		if v, n := targetReason(s); v != "" {
 			return v, i18n.M("probe.judged_on_targets", "count", n)
@@ -38,6 +47,14 @@ func pendingReason(s *snapshot.Snapshot, msg string, cat *triage.Catalog) (strin
 		return "", i18n.M("probe.no_known_reason")
 	}
 	return cv, i18n.M("probe.from_scheduler_message")
+}
+
+// volumeAffinity reports the scheduler's refusal of nodes a bound volume
+// cannot reach: "volume node affinity conflict" in older releases,
+// "didn't match PersistentVolume's node affinity" in newer ones.
+func volumeAffinity(msg string) bool {
+	l := strings.ToLower(msg)
+	return strings.Contains(l, "volume node affinity conflict") || strings.Contains(l, "persistentvolume's node affinity")
 }
 
 // targetReason is the reason most of the targeted nodes refuse the pod,
