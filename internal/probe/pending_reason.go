@@ -23,9 +23,12 @@ func pendingReason(s *snapshot.Snapshot, msg string, cat *triage.Catalog) (strin
 		return cv, i18n.M("probe.from_scheduler_message")
 	}
 	// A volume's node affinity is checked per node, but it binds the pod
-	// everywhere: the volume mounts only in its own zone, so when the
-	// other nodes are merely short of room, those are the volume's nodes
-	// and no capacity elsewhere helps (a node must come up in that zone).
+	// everywhere: the volume mounts only in its own zone. The scheduler
+	// names one failing filter per node, resources before volumes, so the
+	// nodes "short of room" may be out of the zone as well; the nodes that
+	// had room could not reach the volume. Either way the fix starts from
+	// the volume's zone (a node with room there), which the volume route
+	// treats; freeing capacity on an arbitrary node may change nothing.
 	if volumeAffinity(msg) {
 		if kinds := messageKinds(msg); len(kinds) == 0 || len(kinds) == 1 && kinds[0] == "insufficient" {
 			return "volume", i18n.M("probe.volume_pins_nodes")

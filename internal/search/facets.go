@@ -291,15 +291,3 @@ func (c *facetCounter) result() map[string][]FacetCount {
 	}
 	return out
 }
-
-// kindValues are the positions of the kind facet's values (incident,
-// playbook) in values.
-func (t *facetTable) kindValues() []int32 {
-	var out []int32
-	for i, v := range t.values {
-		if v.facet == facetKind {
-			out = append(out, int32(i))
-		}
-	}
-	return out
-}

@@ -182,20 +182,33 @@ func (ix *Index) gather(u *run, sel *selector, p *plan, filter *docFilter, k int
 	// the kind tab: a query whose most words only one playbook holds must
 	// not leave the incidents tab empty while incidents match fewer of
 	// them. "All" stays the union of the tabs.
+	// One pass counts, per kind, the candidates each tier would keep.
+	counts := map[int32]*[3]int{}
+	for _, rank := range s.cands {
+		if !filter.keepBase(int(rank)) {
+			continue
+		}
+		k := ix.facets.kind[rank]
+		n := counts[k]
+		if n == nil {
+			n = &[3]int{}
+			counts[k] = n
+		}
+		for t := allWords; t <= anyWord; t++ {
+			sel.t = t
+			if sel.pass(s.mask[rank]) {
+				n[t]++
+			}
+		}
+	}
 	tiers := map[int32]tier{}
-	for _, kind := range ix.facets.kindValues() {
+	for k, n := range counts {
 		for _, t := range []tier{allWords, mostWords, anyWord} {
 			if t == mostWords && sel.need == mbits.OnesCount64(sel.sig) {
 				continue
 			}
-			tiers[kind], sel.t = t, t
-			n := 0
-			for _, rank := range s.cands {
-				if ix.facets.kind[rank] == kind && sel.pass(s.mask[rank]) && filter.keepBase(int(rank)) {
-					n++
-				}
-			}
-			if n >= strictEnough || t != allWords && n > 0 {
+			tiers[k] = t
+			if n[t] >= strictEnough || t != allWords && n[t] > 0 {
 				break
 			}
 		}

@@ -22,11 +22,13 @@ func (s *Server) handleGraphPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	_, gv, _, err := s.graphView(r.Context(), c, st, focus, 12)
+	g, gv, _, err := s.graphView(r.Context(), c, st, focus, 12)
 	if err != nil {
 		return err
 	}
 	pr := printer(r.Context())
+	// Only the graph page shows the table; the library's panel skips it.
+	gv.Matrix = causeSymptomMatrix(pr, c.Taxonomy, g, st, 8)
 	p := templates.GraphPage{Chrome: s.chrome(c, pr.T("graph.title"), "graph", ""), Graph: gv, Focus: focus}
 	p.Chips, p.ClearHref = chips(pr, c.Taxonomy, st, "/graph", c.Orgs)
 	p.Chips = append(p.Chips, sourceChips(pr, st, "/graph")...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"casebook/internal/content"
 	"casebook/internal/graph"
@@ -228,7 +229,6 @@ func (s *Server) graphView(ctx context.Context, c *content.Content, st listState
 			common = append(common, line)
 		}
 	}
-	gv.Matrix = causeSymptomMatrix(p, c.Taxonomy, g, st, 8)
 	return g, gv, common, nil
 }
 
@@ -236,16 +236,20 @@ func (s *Server) graphView(ctx context.Context, c *content.Content, st listState
 // causes against its most common symptoms, each cell the number of cases
 // that carry both, linked to the library filtered by the pair.
 func causeSymptomMatrix(p *i18n.Printer, tax *library.Taxonomy, g graph.Graph, st listState, n int) templates.Matrix {
-	terms := map[string][]string{} // case node -> its term nodes
+	causes, symptoms := map[string][]string{}, map[string][]string{} // case node -> its term nodes
 	for _, e := range g.Edges {
-		if e.Kind == "case" {
-			terms[e.Source] = append(terms[e.Source], e.Target)
+		switch {
+		case e.Kind != "case":
+		case strings.HasPrefix(e.Target, "cause:"):
+			causes[e.Source] = append(causes[e.Source], e.Target)
+		case strings.HasPrefix(e.Target, "symptom:"):
+			symptoms[e.Source] = append(symptoms[e.Source], e.Target)
 		}
 	}
 	pairs := map[[2]string]int{}
-	for _, ts := range terms {
-		for _, a := range ts {
-			for _, b := range ts {
+	for cs, cl := range causes {
+		for _, a := range cl {
+			for _, b := range symptoms[cs] {
 				pairs[[2]string{a, b}]++
 			}
 		}
