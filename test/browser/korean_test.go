@@ -36,7 +36,7 @@ const uiText = `(() => {
 
 // allowedLatin are product names, and the words Korean SREs type in Latin
 // script (the list in the Korean style guide, from the seeds).
-var allowedLatin = map[string]bool{"kubernetes": true, "casebook": true, "nvidia": true,
+var allowedLatin = map[string]bool{"kubernetes": true, "zone": true, "casebook": true, "nvidia": true,
 	"kubectl": true, "namespace": true, "node": true, "nodes": true, "describe": true, "cache": true, "limit": true,
 	"memory": true, "replica": true, "logs": true, "fallback": true, "pending": true, "taint": true, "toleration": true,
 	"operator": true, "allocatable": true, "throttling": true, "utilization": true, "root": true,
