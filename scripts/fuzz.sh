@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every Go fuzz target of the module for a bounded time each
-# (FUZZTIME, default 30s). A crasher is written by go test under the
-# package's testdata/fuzz/<Target>/ and fails the run: commit it, and it
-# becomes a regression test that every `go test` replays.
+# (FUZZTIME, default 30s; a count such as 3000x bounds it by executions
+# instead). A crasher is written by go test under the package's
+# testdata/fuzz/<Target>/ and fails the run: commit it, and it becomes a
+# regression test that every `go test` replays.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZTIME=${FUZZTIME:-30s}
