@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"casebook/internal/i18n"
 	"casebook/internal/library"
 )
 
@@ -189,7 +190,7 @@ func (ix *Index) compileFilter(r Request) (*docFilter, error) {
 			f.kind = int32(len(ix.facets.values)) // no document of that kind
 		}
 	default:
-		return nil, badQuery("unknown kind %q: want %q or %q", r.Kind, KindIncident, KindPlaybook)
+		return nil, badQueryMsg("query.kind", "kind", i18n.Quote(r.Kind), "want", KindIncident+", "+KindPlaybook)
 	}
 	facets := make([]library.Facet, 0, len(r.Filters))
 	for facet := range r.Filters {
@@ -199,7 +200,7 @@ func (ix *Index) compileFilter(r Request) (*docFilter, error) {
 	tax := ix.lib.Taxonomy
 	for _, facet := range facets {
 		if !slices.Contains(facetFields, facet) {
-			return nil, badQuery("unknown facet %q", facet)
+			return nil, badQueryMsg("query.facet", "facet", i18n.Quote(string(facet)))
 		}
 		var ids []string
 		for _, id := range r.Filters[facet] {

@@ -344,14 +344,14 @@ func paging(r Request) (page, perPage int, err error) {
 	page, perPage = max(r.Page, 1), r.PerPage
 	switch {
 	case r.Page < 0:
-		return 0, 0, badQuery("page %d: pages start at 1", r.Page)
+		return 0, 0, badQueryMsg("query.page_start", "page", strconv.Itoa(r.Page))
 	case perPage < 0 || perPage > MaxPerPage:
-		return 0, 0, badQuery("%d results per page: the limit is %d", perPage, MaxPerPage)
+		return 0, 0, badQueryMsg("query.per_page", "count", strconv.Itoa(perPage), "max", strconv.Itoa(MaxPerPage))
 	case perPage == 0:
 		perPage = DefaultPerPage
 	}
 	if page > 10000/perPage+1 {
-		return 0, 0, badQuery("page %d is past the end of any result", page)
+		return 0, 0, badQueryMsg("query.page_end", "page", strconv.Itoa(page), "max", strconv.Itoa(10000/perPage+1))
 	}
 	return page, perPage, nil
 }

@@ -9,8 +9,6 @@
 package search
 
 import (
-	"fmt"
-
 	"casebook/internal/i18n"
 	"casebook/internal/library"
 )
@@ -153,7 +151,3 @@ func badQueryMsg(key string, args ...any) error {
 }
 
 func (e *QueryError) Error() string { return "search: " + e.Msg }
-
-func badQuery(format string, args ...any) error {
-	return &QueryError{Msg: fmt.Sprintf(format, args...)}
-}
