@@ -431,6 +431,10 @@ type PlaybookSummary struct {
 
 // Playbooks lists every playbook by id.
 func (s *Store) Playbooks(ctx context.Context) ([]PlaybookSummary, error) {
+	return s.cache.playbookList(ctx, s.readPlaybooks)
+}
+
+func (s *Store) readPlaybooks(ctx context.Context) ([]PlaybookSummary, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.title, p.summary, COALESCE((SELECT json_group_array(term_id) FROM playbook_terms t WHERE t.playbook_id = p.id AND t.facet = 'symptom'), '[]'),
 		CASE WHEN p.ko = '' THEN '' ELSE COALESCE(json_extract(p.ko, '$.title'), '') END,
 		CASE WHEN p.ko = '' THEN '' ELSE COALESCE(json_extract(p.ko, '$.summary'), '') END,

@@ -114,6 +114,10 @@ func schemaVersion() int {
 	return len(names)
 }
 
+// readIdleConns is how many connections a read model keeps open between
+// requests.
+const readIdleConns = 8
+
 // Open opens the existing read model for hash in dir. It returns errStale
 // (wrapped) when the file is missing, damaged or was built from other content.
 func Open(ctx context.Context, dir, hash string) (*Store, error) {
@@ -125,6 +129,11 @@ func Open(ctx context.Context, dir, hash string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	// database/sql keeps two idle connections by default: under a dozen
+	// concurrent page requests the rest were closed after each query and
+	// reopened for the next, and closing a SQLite connection (freeing its
+	// page cache) cost as much as the query.
+	db.SetMaxIdleConns(readIdleConns)
 	s := &Store{db: db, path: path, hash: hash}
 	if err := s.verify(ctx); err != nil {
 		db.Close()
