@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"sync"
 )
 
@@ -29,6 +30,63 @@ type resultBody struct {
 
 // MarshalJSON writes {"query": …, then the shared encoding of the rest.
 func (r *Result) MarshalJSON() ([]byte, error) {
+	body, err := r.body()
+	if err != nil {
+		return nil, err
+	}
+	q, err := json.Marshal(r.Query)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.Grow(len(body) + len(q) + 10)
+	writeResult(&b, q, body)
+	return b.Bytes(), nil
+}
+
+// WriteJSON writes the result as MarshalJSON does, followed by a newline
+// (as json.Encoder does), straight to w: a cached answer is then the query
+// and the shared bytes, without the encoder's second pass over the 40 KiB
+// that MarshalJSON returns (it re-validates a Marshaler's output).
+func (r *Result) WriteJSON(w io.Writer) error {
+	body, err := r.body()
+	if err != nil {
+		return err
+	}
+	q, err := json.Marshal(r.Query)
+	if err != nil {
+		return err
+	}
+	head := make([]byte, 0, len(q)+12)
+	head = append(append(append(head, `{"query":`...), q...), ',')
+	if len(body) <= 2 {
+		head = append(head[:len(head)-1], "}\n"...)
+		_, err = w.Write(head)
+		return err
+	}
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	if _, err := w.Write(body[1:]); err != nil {
+		return err
+	}
+	_, err = w.Write([]byte{'\n'})
+	return err
+}
+
+func writeResult(b *bytes.Buffer, q, body []byte) {
+	b.WriteString(`{"query":`)
+	b.Write(q)
+	if len(body) > 2 {
+		b.WriteByte(',')
+		b.Write(body[1:])
+	} else {
+		b.WriteByte('}')
+	}
+}
+
+// body is the shared encoding of everything but the query.
+func (r *Result) body() ([]byte, error) {
 	enc := r.enc
 	if enc == nil {
 		enc = &encoded{}
@@ -37,22 +95,5 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 		enc.body, enc.err = json.Marshal(resultBody{Total: r.Total, Hits: r.Hits, Facets: r.Facets,
 			SuggestedFilters: r.SuggestedFilters, Exact: r.Exact, Partial: r.Partial, Help: r.Help})
 	})
-	if enc.err != nil {
-		return nil, enc.err
-	}
-	q, err := json.Marshal(r.Query)
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	b.Grow(len(enc.body) + len(q) + 10)
-	b.WriteString(`{"query":`)
-	b.Write(q)
-	if len(enc.body) > 2 {
-		b.WriteByte(',')
-		b.Write(enc.body[1:])
-	} else {
-		b.WriteByte('}')
-	}
-	return b.Bytes(), nil
+	return enc.body, enc.err
 }

@@ -45,7 +45,11 @@ func fragments(d *document, locs bsearch.FieldTermLocationMap) map[string][]stri
 	if d == nil {
 		return nil
 	}
-	byText := map[string]*place{}
+	// Places are keyed by their key and text as a pair: concatenating the
+	// two copied every matched section once per match location, which was
+	// half of the highlighting.
+	type placeKey struct{ key, text string }
+	byText := map[placeKey]*place{}
 	var places []*place
 	for field, terms := range locs {
 		segs := d.text[field]
@@ -61,10 +65,11 @@ func fragments(d *document, locs bsearch.FieldTermLocationMap) map[string][]stri
 				}
 				s := segs[i]
 				order := i*len(highlightFields) + fieldOrder
-				p := byText[s.key+"\x00"+s.text]
+				pk := placeKey{s.key, s.text}
+				p := byText[pk]
 				if p == nil {
 					p = &place{key: s.key, text: s.text, terms: map[string]bool{}, order: order}
-					byText[s.key+"\x00"+s.text] = p
+					byText[pk] = p
 					places = append(places, p)
 				}
 				p.order = min(p.order, order)

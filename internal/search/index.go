@@ -19,22 +19,23 @@ import (
 // Index is an open search index over one version of the library. It is
 // read-only and safe for concurrent searches.
 type Index struct {
-	bleve    bleve.Index
-	lib      *library.Library
-	matcher  *Matcher
-	english  analysis.Analyzer
-	korean   analysis.Analyzer
-	words    analysis.Analyzer  // the typo vocabulary's: lower-cased, unstemmed
-	mem      *memIndex          // the short fields (memfield.go)
-	avgLen   map[string]float64 // average analysed length per field; 0 turns length normalisation off
-	byRank   []source           // incidents newest first, then playbooks
-	rankByID map[string]int     // incident and playbook ids
-	facets   *facetTable        // facet values by rank
-	rankOf   []int32            // bleve document number -> rank
-	docOf    []uint64           // rank -> bleve document number
-	pool     sync.Pool          // *scratch
-	cache    *resultCache       // nil when off
-	info     Info
+	bleve     bleve.Index
+	lib       *library.Library
+	matcher   *Matcher
+	english   analysis.Analyzer
+	korean    analysis.Analyzer
+	words     analysis.Analyzer  // the typo vocabulary's: lower-cased, unstemmed
+	mem       *memIndex          // the short fields (memfield.go)
+	avgLen    map[string]float64 // average analysed length per field; 0 turns length normalisation off
+	byRank    []source           // incidents newest first, then playbooks
+	rankByID  map[string]int     // incident and playbook ids
+	facets    *facetTable        // facet values by rank
+	rankOf    []int32            // bleve document number -> rank
+	docOf     []uint64           // rank -> bleve document number
+	pool      sync.Pool          // *scratch
+	cache     *resultCache       // nil when off
+	shownDocs docCache           // documents of recent hits (doccache.go)
+	info      Info
 }
 
 // source is the library object behind an index document.

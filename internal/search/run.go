@@ -142,7 +142,7 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 		if d, ok := docs[rank]; ok {
 			return d
 		}
-		d := ix.document(rank)
+		d := ix.shown(rank)
 		docs[rank] = d
 		return d
 	}

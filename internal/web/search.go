@@ -59,7 +59,10 @@ func (s *Server) handleAPISearch(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, res)
+	// The result writes its own JSON: a cached answer's encoding is shared.
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	_ = res.WriteJSON(w)
 	return nil
 }
 
