@@ -1,6 +1,7 @@
 package library
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -14,15 +15,17 @@ import (
 
 var todoWord = regexp.MustCompile(`\bTODO\b`)
 
-// isTodo reports whether a value is (or holds) a TODO placeholder.
-func isTodo(s string) bool { return todoWord.MatchString(s) }
+// isTodo reports whether a value is (or holds) a TODO placeholder. The
+// substring test first: nearly no value holds one, and the regular
+// expression on every field and file was a tenth of parsing a library.
+func isTodo(s string) bool { return strings.Contains(s, "TODO") && todoWord.MatchString(s) }
 
 var fieldKey = regexp.MustCompile(`^([a-z_]+):`)
 
 // todoProblems reports every line of a content file that holds TODO: in the
 // front matter by the field it belongs to, in the body by its section.
 func todoProblems(p string, src []byte, doc *document) []Problem {
-	if !todoWord.Match(src) {
+	if !bytes.Contains(src, []byte("TODO")) || !todoWord.Match(src) {
 		return nil
 	}
 	var out []Problem

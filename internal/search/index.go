@@ -74,6 +74,12 @@ const (
 // 25 % more CPU in merging the extra segments.
 const builderBatch = 250
 
+// builderMergeMax is how many segments the builder merges at once when it
+// closes. bleve's default of 10 merges the 40 segments of 10,000 documents
+// in four rounds and then merges the four results again, writing every
+// posting twice; merging them all at once writes each once.
+const builderMergeMax = 1 << 10
+
 // schemaVersion names the layout of the index (mapping and manifest). A
 // change to either must bump it, so that an index written by an older
 // Casebook is rebuilt rather than misread.

@@ -30,11 +30,14 @@ func Build(ctx context.Context, dir string, lib *library.Library, problems []lib
 			os.Remove(tmpPath + suffix)
 		}
 	}
-	db, err := openDB(tmpPath)
+	db, err := openBuildDB(tmpPath)
 	if err != nil {
 		cleanup()
 		return nil, err
 	}
+	// One connection: the pragmas above are per connection, and the
+	// build is one transaction anyway.
+	db.SetMaxOpenConns(1)
 	if err := fill(ctx, db, lib, problems); err != nil {
 		db.Close()
 		cleanup()
@@ -49,15 +52,15 @@ func Build(ctx context.Context, dir string, lib *library.Library, problems []lib
 		cleanup()
 		return nil, fmt.Errorf("store: analyze: %w", err)
 	}
-	// Fold the WAL back into the main file before the rename.
-	if _, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
-		db.Close()
-		cleanup()
-		return nil, fmt.Errorf("store: checkpoint: %w", err)
-	}
 	if err := db.Close(); err != nil {
 		cleanup()
 		return nil, fmt.Errorf("store: close: %w", err)
+	}
+	// The build wrote without syncing; one sync before the rename keeps a
+	// crash from leaving a renamed file whose pages never reached the disk.
+	if err := syncFile(tmpPath); err != nil {
+		cleanup()
+		return nil, fmt.Errorf("store: sync: %w", err)
 	}
 	final := fileName(dir, lib.Hash)
 	for _, suffix := range []string{"-wal", "-shm"} {
@@ -69,6 +72,18 @@ func Build(ctx context.Context, dir string, lib *library.Library, problems []lib
 	}
 	cleanup()
 	return Open(ctx, dir, lib.Hash)
+}
+
+func syncFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // fill writes the whole library in one transaction.

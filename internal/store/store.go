@@ -57,8 +57,22 @@ func short(hash string) string {
 }
 
 func openDB(path string) (*sql.DB, error) {
-	dsn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)"
-	db, err := sql.Open("sqlite", dsn)
+	return openDSN(path, "?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)")
+}
+
+// openBuildDB opens a file that Build is filling. Nothing reads it until it
+// is complete and renamed into place, and a failed build deletes it, so it
+// needs neither a write-ahead log nor syncs (the rollback journal is kept
+// in memory, so a failed statement still rolls back), and a page cache
+// large enough to hold the indexes being filled keeps SQLite from reading
+// its own pages back from disk: at 10,000 incidents those reads and the
+// WAL were a third of the build.
+func openBuildDB(path string) (*sql.DB, error) {
+	return openDSN(path, "?_pragma=foreign_keys(1)&_pragma=journal_mode(MEMORY)&_pragma=synchronous(OFF)&_pragma=cache_size(-16384)&_pragma=temp_store(MEMORY)")
+}
+
+func openDSN(path, pragmas string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", "file:"+path+pragmas)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
