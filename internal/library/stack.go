@@ -28,6 +28,9 @@ type Stack struct {
 	layers []Layer
 	mu     sync.Mutex
 	memo   []*layerResult
+	// parent is the stack this one was cut from (Without), whose parsed
+	// layers it reuses.
+	parent *Stack
 }
 
 // NewStack returns the stack of layers, bottom first.
@@ -132,6 +135,12 @@ func (s *Stack) Load() (*Library, []Problem, error) {
 		hashes[i] = h
 		key := chainKey(below, l, h)
 		r := s.memo[i]
+		if (r == nil || r.key != key) && s.parent != nil {
+			if pr := s.parent.parsed(key); pr != nil {
+				r = pr
+				s.memo[i] = r
+			}
+		}
 		if r == nil || r.key != key {
 			fresh, err := parseLayer(l, i == 0, tax)
 			fresh.key, fresh.below = key, below
@@ -381,4 +390,34 @@ func (s *Stack) Attribute(problems []Problem) {
 			problems[i].Layer = bottom
 		}
 	}
+}
+
+// Without returns the stack of s's layers for which leave is false: the
+// library as a reader who may not see the left-out layers finds it. It
+// parses nothing of its own that s has parsed already — a layer whose
+// content and layers below are the same in both stacks (the public library
+// under a team's layer) is shared — so building that second view costs a
+// merge, not a second parse of the public library.
+func (s *Stack) Without(leave func(Layer) bool) *Stack {
+	var kept []Layer
+	for _, l := range s.layers {
+		if !leave(l) {
+			kept = append(kept, l)
+		}
+	}
+	sub := NewStack(kept...)
+	sub.parent = s
+	return sub
+}
+
+// parsed returns the parse of s whose chain key is key, if s holds one.
+func (s *Stack) parsed(key string) *layerResult {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range s.memo {
+		if r != nil && r.key == key {
+			return r
+		}
+	}
+	return nil
 }

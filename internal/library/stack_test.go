@@ -351,3 +351,45 @@ func TestProvenanceGit(t *testing.T) {
 		t.Errorf("git times: playbook %q (%s), incident %q (%s)", pb.Changed, pb.ChangedFrom, in.Changed, in.ChangedFrom)
 	}
 }
+
+// A stack without a team's layer is the library as if the layer were not
+// loaded: none of its incidents, its playbook override falls back to the
+// public playbook, its terms are gone; and it reuses the parent's parse of
+// the public layer instead of parsing it again.
+func TestStackWithout(t *testing.T) {
+	full := stackOf(t, dirFS(t, "testdata/layers/acme"))
+	loadStack(t, full)
+	view := full.Without(func(l Layer) bool { return l.Root == "acme" })
+	lib, problems := loadStack(t, view)
+	if len(problems) > 0 {
+		t.Errorf("problems:\n%s", strings.Join(problems, "\n"))
+	}
+	var ids []string
+	for _, in := range lib.Incidents {
+		ids = append(ids, in.ID+"@"+in.Layer)
+	}
+	want := []string{"IL-9001@public", "IL-9002@public", "IL-9003@public", "IL-9004@public"}
+	if diff := cmp.Diff(want, ids); diff != "" {
+		t.Errorf("incidents (-want +got):\n%s", diff)
+	}
+	pb, _ := lib.Playbook("pod-pending")
+	if pb.Layer != PublicLayer || pb.Overrides != nil || pb.Title == "Pod stuck in Pending (ACME)" {
+		t.Errorf("pod-pending = %q from %q (overrides %v), want the public playbook", pb.Title, pb.Layer, pb.Overrides)
+	}
+	if _, ok := lib.Playbook("acme-gateway"); ok {
+		t.Error("the team's own playbook is in the view")
+	}
+	if lib.Taxonomy.Label(FacetCause, "gateway-misroute") != "gateway-misroute" {
+		t.Errorf("the team's term is in the view's taxonomy: %q", lib.Taxonomy.Label(FacetCause, "gateway-misroute"))
+	}
+	if len(lib.Layers) != 1 || lib.Layers[0].Name != PublicLayer {
+		t.Errorf("Layers = %+v, want public only", lib.Layers)
+	}
+	fullHash, _ := full.Hash()
+	if lib.Hash == fullHash {
+		t.Error("the view has the full library's hash: their read models would be confused")
+	}
+	if view.memo[0] != full.memo[0] {
+		t.Error("the view parsed the public layer again instead of reusing the full stack's parse")
+	}
+}
