@@ -52,6 +52,10 @@ type Content struct {
 	Incidents int
 	Playbooks int
 	Warm      bool // the store was reused and nothing was parsed
+	// unrestricted is this library without its restricted layers, what a
+	// reader not allowed to see them reads (For); nil when none is
+	// restricted.
+	unrestricted *Content
 }
 
 // Orgs maps organisation slugs (library.Slug of the name) to the names the
@@ -116,6 +120,11 @@ type Loader struct {
 	// them before the first Load.
 	NoSearch bool
 	Search   search.Options
+	// view loads the library without the restricted layers (Restrict);
+	// nil when no layer is restricted.
+	view       *Loader
+	restricted []string
+
 	// OnLoad is told about every load, for metrics: how long it took, how
 	// many problems the library has, and the error if it failed.
 	OnLoad func(d time.Duration, problems int, err error)
@@ -188,12 +197,14 @@ func (l *Loader) Load(ctx context.Context) (*Content, error) {
 		return c, nil // unchanged content: nothing to swap or report
 	}
 	old := l.cur.Swap(c)
+	l.publishView(c)
 	if old != nil && old != c {
 		l.retiring[old] = true
 		time.AfterFunc(l.retire, func() {
 			l.mu.Lock()
 			defer l.mu.Unlock()
 			old.close()
+			l.retireView(old)
 			delete(l.retiring, old)
 			l.prune()
 		})
@@ -215,7 +226,14 @@ func (l *Loader) load(ctx context.Context) (*Content, error) {
 	if cur := l.cur.Load(); cur != nil && cur.Hash == hash {
 		return cur, nil
 	}
-	return l.build(ctx, hash)
+	c, err := l.build(ctx, hash)
+	if err == nil {
+		if err = l.withView(ctx, c); err != nil {
+			c.close()
+			return nil, err
+		}
+	}
+	return c, err
 }
 
 // prune removes the read models that neither the published Content nor a
@@ -236,6 +254,7 @@ func (l *Loader) prune() {
 			l.log.Warn("could not remove old search indexes", "err", err)
 		}
 	}
+	l.pruneView()
 }
 
 // close releases the read models' files; a Content being built may have
@@ -252,7 +271,13 @@ func (c *Content) close() {
 // Close closes the current Content.
 func (l *Loader) Close() {
 	l.saving.Wait()
+	if l.view != nil {
+		l.view.saving.Wait()
+	}
 	if c := l.cur.Swap(nil); c != nil {
 		c.close()
+		if c.unrestricted != nil {
+			c.unrestricted.close()
+		}
 	}
 }
