@@ -161,8 +161,8 @@ func saveInventory(path string, in *inventory.Inventory) error {
 // against the cluster of live triage (through its reader, so with the same
 // namespace allow-list), cached for a minute. Without a cluster /gaps
 // explains how to run them and accepts an upload.
-func gapsService(loader *content.Loader, r *cluster.Reader) *gaps.Service {
-	opts := gaps.ServiceOptions{Checks: currentChecks(loader)}
+func gapsService(loader *content.Loader, r *cluster.Reader, seesRestricted bool) *gaps.Service {
+	opts := gaps.ServiceOptions{Checks: currentChecks(loader, seesRestricted)}
 	if r != nil {
 		opts.Collect = func(ctx context.Context) (*inventory.Inventory, error) {
 			return r.Inventory(ctx, cluster.InventoryOptions{Timeout: 30 * time.Second})
@@ -171,10 +171,11 @@ func gapsService(loader *content.Loader, r *cluster.Reader) *gaps.Service {
 	return gaps.NewService(opts)
 }
 
-// currentChecks hands the gap service the checks of the loaded library.
-func currentChecks(loader *content.Loader) func() *gaps.Set {
+// currentChecks hands the gap service the checks of the loaded library,
+// with or without the restricted layers.
+func currentChecks(loader *content.Loader, seesRestricted bool) func() *gaps.Set {
 	return func() *gaps.Set {
-		if c := loader.Current(); c != nil {
+		if c := loader.CurrentFor(seesRestricted); c != nil {
 			return c.Checks
 		}
 		return nil

@@ -118,7 +118,7 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.libraries(&c.Libraries, libraryUsage)
 	fs.boolean(&c.NoEmbedded, "no-embedded", false, "leave the embedded public library out: the first --library folder is the bottom layer")
 	var restrict string
-	fs.str(&restrict, "restrict-layer", "", "comma-separated layer names to hide from users not on the allow-list; needs --auth-header (not available yet: the server refuses to start with it; use --restrict-reads)")
+	fs.str(&restrict, "restrict-layer", "", "comma-separated names of team layers (layer.yaml name) only identities on --allow-users/--allow-domains may read; everyone else sees the library as if they were not loaded. Needs --auth-header and an allow-list")
 	fs.str(&c.Data, "data", defaultDataDir(getenv), "folder for derived data (SQLite read model, search index); safe to delete")
 	fs.str(&c.LogFormat, "log-format", "text", "log format: text or json")
 	fs.str(&c.LogLevel, "log-level", "info", "log level: debug, info, warn, error")
@@ -193,6 +193,9 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 		if name == library.PublicLayer {
 			return c, fmt.Errorf("--restrict-layer %s: the public library cannot be restricted; use --restrict-reads to limit the whole portal", name)
 		}
+	}
+	if err := checkRestrict(c); err != nil {
+		return c, err
 	}
 	return c, nil
 }

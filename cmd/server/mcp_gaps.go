@@ -13,7 +13,7 @@ import (
 // liveGaps is the gap service of "casebook mcp --live".
 func liveGaps(r *cluster.Reader, loader *content.Loader) *gaps.Service {
 	return gaps.NewService(gaps.ServiceOptions{
-		Checks: currentChecks(loader),
+		Checks: currentChecks(loader, true),
 		Collect: func(ctx context.Context) (*inventory.Inventory, error) {
 			return r.Inventory(ctx, cluster.InventoryOptions{Timeout: 30 * time.Second})
 		},

@@ -15,7 +15,6 @@ import (
 	"casebook/internal/access"
 	"casebook/internal/content"
 	"casebook/internal/drill"
-	"casebook/internal/gaps"
 	"casebook/internal/live"
 	"casebook/internal/metrics"
 	"casebook/internal/search"
@@ -44,7 +43,7 @@ type app struct {
 	policy  access.Policy
 	limiter *access.Limiter
 	live    *live.Service
-	gaps    *gaps.Service
+	gaps    viewGaps
 	drills  *drill.Service
 }
 
@@ -54,11 +53,11 @@ func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(cfg.RestrictLayers) > 0 {
-		return nil, errors.New("--restrict-layer is not available in this build yet")
-	}
 	m := metrics.New()
 	loader := content.NewStackLoader(stack, cfg.Data, log)
+	if err := loader.Restrict(cfg.RestrictLayers); err != nil {
+		return nil, fmt.Errorf("--restrict-layer: %w", err)
+	}
 	loader.Search = search.Options{CacheBytes: int64(cfg.SearchCacheMB) << 20, OnCache: m.SearchCache}
 	loader.OnLoad = m.LibraryLoad
 	a := &app{cfg: cfg, log: log, loader: loader, metrics: m,
@@ -68,7 +67,7 @@ func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
 	// through the same reader, with the same namespace allow-list.
 	reader, off := connectCluster(cfg, log)
 	a.live = liveService(cfg, reader, off, a.policy, a.limiter, m)
-	a.gaps = gapsService(loader, reader)
+	a.gaps = portalGaps(loader, reader, a.policy)
 	// Drills come from the bottom (public) layer; a team's drills are linted
 	// with the rest of its layer but not yet served.
 	a.drills = drill.NewService(stack.Layers()[0].FS, contentVersion(loader))

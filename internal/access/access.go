@@ -6,6 +6,7 @@ package access
 
 import (
 	"casebook/internal/i18n"
+	"context"
 	"errors"
 	"net"
 	"strings"
@@ -113,3 +114,18 @@ func (e *Error) Message() i18n.Msg { return e.M }
 
 // Unwrap returns the kind.
 func (e *Error) Unwrap() error { return e.Kind }
+
+type identityKey struct{}
+
+// WithIdentity returns ctx carrying the identity the proxy vouched for, so
+// services behind a door (the gap checks) serve the library that identity
+// may see. The web and MCP doors set it.
+func WithIdentity(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, identityKey{}, id)
+}
+
+// IdentityFrom returns the identity WithIdentity put in ctx, or "".
+func IdentityFrom(ctx context.Context) string {
+	id, _ := ctx.Value(identityKey{}).(string)
+	return id
+}

@@ -126,7 +126,7 @@ func (l *Loader) withView(ctx context.Context, c *Content) error {
 	v.NoSearch, v.Search = l.NoSearch, l.Search
 	pub, err := v.load(ctx)
 	if err != nil {
-		return fmt.Errorf("content: the library without the restricted layers (%s): %w", strings.Join(l.restricted, ", "), err)
+		return fmt.Errorf("content: the library without the restricted layers: %w", err)
 	}
 	if pub != v.cur.Load() {
 		l.log.Info("library without the restricted layers ready", "restricted", strings.Join(l.restricted, ","),

@@ -14,7 +14,7 @@ import (
 
 type emptySource struct{}
 
-func (emptySource) Current() *content.Content { return nil }
+func (emptySource) CurrentFor(bool) *content.Content { return nil }
 
 func jsonString(key, value string) string {
 	b, _ := json.Marshal(map[string]string{key: value})

@@ -26,9 +26,10 @@ import (
 
 // Source publishes the current library; content.Loader satisfies it. Every
 // tool call reads the Content current at that moment, so a reload is seen
-// by the next call without reconnecting.
+// by the next call without reconnecting, and as its caller may see it:
+// with the restricted layers only for identities on the allow-list.
 type Source interface {
-	Current() *content.Content
+	CurrentFor(seesRestricted bool) *content.Content
 }
 
 // Metrics receives triage outcomes, as the web wizard reports them; nil

@@ -95,11 +95,13 @@ func add[In, Out any](s *sdk.Server, t *tools, spec toolSpec[In], h handlerFunc[
 				res, out, err = nil, zero, fmt.Errorf("%s failed with an internal error; the server log has the details", spec.name)
 			}
 		}()
-		c := t.src.Current()
+		who := t.caller(req)
+		// The library as this caller may see it: without the restricted
+		// layers (--restrict-layer) unless they are on the allow-list.
+		c := t.src.CurrentFor(t.opts.Policy.Allowed(who.Identity))
 		if c == nil {
 			return nil, out, errors.New("the library is still loading; try again in a moment")
 		}
-		who := t.caller(req)
 		if spec.live {
 			if err := t.opts.Policy.LiveTriage(who); err != nil {
 				return nil, out, err
@@ -111,7 +113,7 @@ func add[In, Out any](s *sdk.Server, t *tools, spec toolSpec[In], h handlerFunc[
 			}
 		}
 		start := time.Now()
-		out, err = h(ctx, c, req, args)
+		out, err = h(access.WithIdentity(ctx, who.Identity), c, req, args)
 		if spec.metered {
 			t.opts.Limiter.Charge(who, access.CostOf(time.Since(start)))
 		}

@@ -12,13 +12,8 @@ import (
 	"casebook/internal/triage"
 )
 
-type identityKey struct{}
-
 // identity returns the signed-in user, or "".
-func identity(ctx context.Context) string {
-	id, _ := ctx.Value(identityKey{}).(string)
-	return id
-}
+func identity(ctx context.Context) string { return access.IdentityFrom(ctx) }
 
 // publicPaths answer without identity: probes and scrapes come from the
 // cluster, not through the sign-in proxy.
@@ -47,7 +42,7 @@ func (s *Server) withAccess(next http.Handler) http.Handler {
 			})(w, r)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), identityKey{}, id)))
+		next.ServeHTTP(w, r.WithContext(access.WithIdentity(r.Context(), id)))
 	})
 }
 

@@ -29,7 +29,7 @@ type incidentList struct {
 }
 
 func (s *Server) handleAPIIncidents(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}
@@ -51,7 +51,7 @@ func (s *Server) handleAPIIncidents(w http.ResponseWriter, r *http.Request) erro
 }
 
 func (s *Server) handleAPIIncident(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func (s *Server) handleAPIIncident(w http.ResponseWriter, r *http.Request) error
 }
 
 func (s *Server) handleAPIPlaybooks(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func (s *Server) handleAPIPlaybooks(w http.ResponseWriter, r *http.Request) erro
 }
 
 func (s *Server) handleAPIPlaybook(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func (s *Server) handleAPIPlaybook(w http.ResponseWriter, r *http.Request) error
 }
 
 func (s *Server) handleAPITaxonomy(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}
@@ -108,7 +108,7 @@ func (s *Server) handleAPITaxonomy(w http.ResponseWriter, r *http.Request) error
 }
 
 func (s *Server) handleAPIGraph(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}
@@ -151,7 +151,7 @@ func (s *Server) handleAPIGraph(w http.ResponseWriter, r *http.Request) error {
 // handleAPIProblems lists the content problems of the loaded library, so a
 // contributor can see why a file is missing without reading server logs.
 func (s *Server) handleAPIProblems(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}
@@ -167,7 +167,7 @@ func (s *Server) handleAPIProblems(w http.ResponseWriter, r *http.Request) error
 		out = append(out, problem{p.Path, p.Line, p.Msg, p.Layer, p.Todo})
 	}
 	body := map[string]any{"hash": c.Hash, "problems": out}
-	if f := s.content.Failure(); f != nil {
+	if f := s.content.FailureFor(s.seesRestricted(r)); f != nil {
 		// The library on disk did not load: its problems are in the
 		// error, and what is listed is the library still served.
 		body["reload"] = reloadJSON(f)

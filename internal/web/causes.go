@@ -11,7 +11,7 @@ import (
 
 // handleCauses groups the (filtered) incidents by cause category, then cause.
 func (s *Server) handleCauses(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,7 @@ func degrades(err error) bool {
 // URL carries only the person's own answers (a= and ask=), so each step
 // re-reads the cluster and the evidence stays current.
 func (s *Server) handleClusterTriage(w http.ResponseWriter, r *http.Request) error {
-	c, cat, err := s.currentTriage()
+	c, cat, err := s.currentTriage(r)
 	if err != nil {
 		return err
 	}
@@ -244,7 +244,7 @@ func (s *Server) handleSnapshotDownload(w http.ResponseWriter, r *http.Request) 
 // handleSnapshotUpload triages an uploaded snapshot file: the air-gapped
 // path. A malformed file is a 400 that says what is wrong with it.
 func (s *Server) handleSnapshotUpload(w http.ResponseWriter, r *http.Request) error {
-	c, cat, err := s.currentTriage()
+	c, cat, err := s.currentTriage(r)
 	if err != nil {
 		return err
 	}

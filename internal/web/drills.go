@@ -89,7 +89,7 @@ func (s *Server) drillSet() (*drill.Set, error) {
 }
 
 func (s *Server) drillFor(r *http.Request) (*content.Content, *triage.Catalog, *drill.Drill, error) {
-	c, cat, err := s.currentTriage()
+	c, cat, err := s.currentTriage(r)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -107,7 +107,7 @@ func (s *Server) drillFor(r *http.Request) (*content.Content, *triage.Catalog, *
 
 // handleDrills lists the drills by route family.
 func (s *Server) handleDrills(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}

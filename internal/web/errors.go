@@ -170,7 +170,7 @@ func (s *Server) adapt(h handlerFunc) http.HandlerFunc {
 		if status == http.StatusNotFound {
 			nf = notFoundHelp(pr, r.URL.Path)
 		}
-		c := s.content.Current()
+		c := s.content.CurrentFor(s.seesRestricted(r))
 		_ = render(r.Context(), w, status, templates.ErrorPage(s.chrome(c, statusTitle(pr, status), "", ""), status, msg.In(pr), nf))
 	}
 }

@@ -39,7 +39,7 @@ func (s *Server) handleAPIExportCSV(w http.ResponseWriter, r *http.Request) erro
 }
 
 func (s *Server) export(r *http.Request) (*export.Library, error) {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return nil, err
 	}

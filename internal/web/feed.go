@@ -41,7 +41,7 @@ type atomEntry struct {
 // date. Links are absolute, since feed readers resolve nothing: from
 // --public-url, else from the vetted Host of the request.
 func (s *Server) handleFeed(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}

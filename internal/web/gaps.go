@@ -27,7 +27,7 @@ type Gaps interface {
 // result when a recent one exists), or explains how to run them when no
 // cluster is configured.
 func (s *Server) handleGaps(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func (s *Server) handleGaps(w http.ResponseWriter, r *http.Request) error {
 
 // handleGapsUpload checks an uploaded inventory file; it reads no cluster.
 func (s *Server) handleGapsUpload(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}

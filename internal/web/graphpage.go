@@ -10,7 +10,7 @@ import (
 func quote(s string) string { return "\"" + s + "\"" }
 
 func (s *Server) handleGraphPage(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}

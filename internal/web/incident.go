@@ -14,7 +14,7 @@ import (
 )
 
 func (s *Server) handleIncident(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ func parseListFor(r *http.Request, c *content.Content) (listState, error) {
 
 // handleLibrary is the faceted incident list: filters only, newest first.
 func (s *Server) handleLibrary(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}

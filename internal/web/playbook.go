@@ -15,7 +15,7 @@ import (
 )
 
 func (s *Server) handlePlaybooks(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}
@@ -40,7 +40,7 @@ func (s *Server) handlePlaybooks(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) handlePlaybook(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}

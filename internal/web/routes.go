@@ -88,15 +88,18 @@ func (s *Server) handleHealthz(w http.ResponseWriter, r *http.Request) {
 // handleReadyz is 200 once a library is loaded. A failed reload keeps the
 // previous library published, so it stays ready, and says so: the error and
 // since when, for the operator who checks the pod.
+//
+// Probes come without an identity, so they see the library without the
+// restricted layers: its hash and counts.
 func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
-	c := s.content.Current()
+	c := s.content.CurrentFor(false)
 	if c == nil {
 		http.Error(w, "library not loaded", http.StatusServiceUnavailable)
 		return
 	}
 	out := map[string]any{"status": "ready", "hash": c.Hash, "incidents": c.Incidents,
 		"playbooks": c.Playbooks, "problems": len(c.Problems), "loaded_at": c.LoadedAt}
-	if f := s.content.Failure(); f != nil {
+	if f := s.content.FailureFor(false); f != nil {
 		out["reload"] = reloadJSON(f)
 	}
 	writeJSON(w, http.StatusOK, out)

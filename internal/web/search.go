@@ -46,7 +46,7 @@ func (s *Server) runSearch(r *http.Request, c *content.Content) (listState, *sea
 }
 
 func (s *Server) handleAPISearch(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func (s *Server) handleAPISearch(w http.ResponseWriter, r *http.Request) error {
 // graph is not built here: the panel lists the result's top terms and
 // loads the drawing from /api/graph with the same query.
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}

@@ -21,10 +21,13 @@ import (
 )
 
 // ContentSource publishes the current library (nil before the first load)
-// and whether the latest reload failed (nil when it did not).
+// and whether the latest reload failed (nil when it did not), each as a
+// reader sees it: with the restricted layers (--restrict-layer) only for
+// readers allowed to see them. Handlers reach it only through
+// Server.current, which makes that choice from the request's identity.
 type ContentSource interface {
-	Current() *content.Content
-	Failure() *content.LoadFailure
+	CurrentFor(seesRestricted bool) *content.Content
+	FailureFor(seesRestricted bool) *content.LoadFailure
 }
 
 // Deps are the server's dependencies, passed in explicitly by cmd/server.
@@ -96,18 +99,28 @@ func New(d Deps) http.Handler {
 	return s.routes(d.Extensions)
 }
 
-// current returns the loaded content or a 503 error.
-func (s *Server) current() (*content.Content, error) {
-	c := s.content.Current()
+// current returns the loaded content as the caller of r may see it, or a
+// 503 error. It is the one place a request's library is chosen: a caller
+// not on the allow-list gets the library without the restricted layers, so
+// every page, API answer, feed and export built from it lacks them.
+func (s *Server) current(r *http.Request) (*content.Content, error) {
+	c := s.content.CurrentFor(s.seesRestricted(r))
 	if c == nil {
 		return nil, errUnavailable
 	}
 	return c, nil
 }
 
+// seesRestricted reports whether the caller of r may read the restricted
+// layers: an identity on the allow-list.
+func (s *Server) seesRestricted(r *http.Request) bool {
+	return s.policy.Allowed(identity(r.Context()))
+}
+
 func (s *Server) chrome(c *content.Content, title, nav, query string) templates.Chrome {
 	ch := templates.Chrome{Title: title, Nav: nav, Asset: s.assets.URL, Query: query, Version: s.version}
-	if f := s.content.Failure(); f != nil {
+	// The footer shows the failure's error only, the same in both views.
+	if f := s.content.FailureFor(false); f != nil {
 		ch.ReloadError, ch.ReloadFailedAt = f.Err, f.At
 	}
 	return ch

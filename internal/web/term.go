@@ -12,7 +12,7 @@ import (
 )
 
 func (s *Server) handleTerm(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}

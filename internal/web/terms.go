@@ -17,7 +17,7 @@ var termsIndexFacets = []library.Facet{library.FacetCause, library.FacetComponen
 // handleTerms is the index of the whole vocabulary: every term of every
 // facet with the number of incidents classified with it.
 func (s *Server) handleTerms(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}

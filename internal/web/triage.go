@@ -22,8 +22,8 @@ func triageHref(s triage.State) string {
 }
 
 // currentTriage returns the loaded content and its triage catalogue.
-func (s *Server) currentTriage() (*content.Content, *triage.Catalog, error) {
-	c, err := s.current()
+func (s *Server) currentTriage(r *http.Request) (*content.Content, *triage.Catalog, error) {
+	c, err := s.current(r)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -40,7 +40,7 @@ func triageCatalog(c *content.Content) (*triage.Catalog, error) {
 
 // handleTriage renders the wizard for the walk state in the URL.
 func (s *Server) handleTriage(w http.ResponseWriter, r *http.Request) error {
-	c, cat, err := s.currentTriage()
+	c, cat, err := s.currentTriage(r)
 	if err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ func evidenceLines(ev []triage.Evidence) []templates.EvidenceLine {
 // ranked routes with the matched lines, and a link into the wizard with the
 // answers the paste implies marked as inferred.
 func (s *Server) handleTriagePaste(w http.ResponseWriter, r *http.Request) error {
-	c, cat, err := s.currentTriage()
+	c, cat, err := s.currentTriage(r)
 	if err != nil {
 		return err
 	}

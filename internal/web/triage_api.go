@@ -64,7 +64,7 @@ func (s *Server) answerPaste(ctx context.Context, c *content.Content, cat *triag
 }
 
 func (s *Server) handleAPIClassify(w http.ResponseWriter, r *http.Request) error {
-	_, cat, err := s.currentTriage()
+	_, cat, err := s.currentTriage(r)
 	if err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func (s *Server) handleAPIClassify(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	c, err := s.current()
+	c, err := s.current(r)
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func (s *Server) handleAPIClassify(w http.ResponseWriter, r *http.Request) error
 }
 
 func (s *Server) handleAPITrees(w http.ResponseWriter, r *http.Request) error {
-	_, cat, err := s.currentTriage()
+	_, cat, err := s.currentTriage(r)
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (s *Server) handleAPITrees(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) handleAPITree(w http.ResponseWriter, r *http.Request) error {
-	_, cat, err := s.currentTriage()
+	_, cat, err := s.currentTriage(r)
 	if err != nil {
 		return err
 	}

@@ -56,7 +56,7 @@ var errPasteTooLarge = errors.New("paste too large")
 // the result page links it) or ?text= (plain, for scripts and chat bots),
 // with the same page the form post shows.
 func (s *Server) handleTriagePasteLink(w http.ResponseWriter, r *http.Request) error {
-	c, cat, err := s.currentTriage()
+	c, cat, err := s.currentTriage(r)
 	if err != nil {
 		return err
 	}

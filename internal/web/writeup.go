@@ -25,7 +25,7 @@ import (
 // as downloaded apart from its TODOs. ?body=ko gives the Korean body draft
 // (the Korean postmortem template) to put beside it as a .ko.md file.
 func (s *Server) handleWriteup(w http.ResponseWriter, r *http.Request) error {
-	c, cat, err := s.currentTriage()
+	c, cat, err := s.currentTriage(r)
 	if err != nil {
 		return err
 	}
