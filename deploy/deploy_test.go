@@ -308,6 +308,27 @@ func TestChartTwoLayers(t *testing.T) {
 	}
 }
 
+// A restricted team layer reaches the server as --restrict-layer; without
+// an identity header or an allow-list the chart refuses to render it, as
+// the server would refuse to start.
+func TestChartRestrictLayers(t *testing.T) {
+	helm := helmBinary(t)
+	out := string(render(t, helm, []string{"-f", "testdata/values-two-layers.yaml", "--set", "auth.header=X-Forwarded-Email",
+		"--set", "auth.allowDomains={acme.example}", "--set", "auth.restrictLayers={acme-runbooks}"}))
+	if !strings.Contains(out, "- --restrict-layer=acme-runbooks\n") {
+		t.Error("auth.restrictLayers does not reach the server as --restrict-layer")
+	}
+	for want, args := range map[string][]string{
+		"needs auth.header":                   {"--set", "auth.restrictLayers={acme}", "--set", "auth.allowUsers={a@acme.example}"},
+		"needs auth.allowUsers or auth.allow": {"--set", "auth.restrictLayers={acme}", "--set", "auth.header=X-Forwarded-Email"},
+	} {
+		cmd := exec.Command(helm, append([]string{"template", "casebook", "./helm/casebook"}, args...)...)
+		if b, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(b), want) {
+			t.Errorf("helm template %v: %v, want a refusal saying %q:\n%.300s", args, err, want, b)
+		}
+	}
+}
+
 // Live triage without an identity header would let anyone who reaches the
 // portal read the cluster: the chart refuses to render it, unless told.
 func TestChartRefusesAnonymousLiveTriage(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -118,6 +119,14 @@ func TestRestrictedLayerAtEveryDoor(t *testing.T) {
 				t.Errorf("reader not on the allow-list sees the team's layer at %s (%d)", d.path, code)
 			}
 		})
+	}
+	req, _ := http.NewRequest("GET", s.URL+"/", nil)
+	req.Header.Set("X-Forwarded-Email", other)
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+		if !slices.Contains(resp.Header.Values("Vary"), "X-Forwarded-Email") {
+			t.Errorf("Vary = %q: a shared cache could hand one reader's page to another", resp.Header.Values("Vary"))
+		}
 	}
 	for _, path := range []string{"/incidents/ACME-0001", "/api/incidents/ACME-0002", "/playbooks/acme-gateway", "/terms/cause/gateway-misroute"} {
 		if code, _ := fetchAs(t, s, other, path, nil); code != http.StatusNotFound {

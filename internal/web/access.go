@@ -29,6 +29,9 @@ func (s *Server) withAccess(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		// Answers depend on who asks (restricted layers, live triage): a
+		// shared cache in front must not hand one reader's page to another.
+		w.Header().Add("Vary", a.Header)
 		id := strings.TrimSpace(r.Header.Get(a.Header))
 		if id == "" {
 			s.adapt(func(http.ResponseWriter, *http.Request) error {
