@@ -21,7 +21,11 @@ import (
 // step's error discards what the earlier steps built.
 func (l *Loader) build(ctx context.Context, hash string) (_ *Content, err error) {
 	c := &Content{Hash: hash, LoadedAt: time.Now()}
+	var drawing *graphJob
 	defer func() {
+		if drawing != nil {
+			drawing.wait() // it reads the store that close closes
+		}
 		if err != nil {
 			c.close()
 		}
@@ -30,8 +34,17 @@ func (l *Loader) build(ctx context.Context, hash string) (_ *Content, err error)
 	c.Store = l.reopenStore(ctx, hash)
 	stored := c.Store != nil
 	// 2. The parsed library: decoded from the copy persisted for hash
-	//    when the store was reused, else parsed from the Markdown.
-	lib, problems, parsed, err := l.parse(hash, stored)
+	//    when the store was reused, else parsed from the Markdown. The
+	//    whole-library graph needs only the store and the taxonomy, so a
+	//    warm start draws it while the snapshot is decoded.
+	var tax *library.Taxonomy
+	if stored {
+		if tax, err = l.stack.Taxonomy(); err != nil {
+			return nil, err
+		}
+		drawing = drawAside(ctx, c.Store, tax)
+	}
+	lib, problems, parsed, err := l.parse(hash, tax)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +61,9 @@ func (l *Loader) build(ctx context.Context, hash string) (_ *Content, err error)
 	// 5. the store, built from the library recording those problems or,
 	//    when it was reopened, holding those its build recorded. Both only
 	//    read the parsed library, so a cold load builds them at the same
-	//    time, one per core: the index alone was most of a cold load.
+	//    time, one per core: the index alone was most of a cold load. The
+	//    graph of a cold load is drawn as soon as its store is built,
+	//    while the index is still being written.
 	var ixErr error
 	indexed := make(chan struct{})
 	go func() {
@@ -59,7 +74,9 @@ func (l *Loader) build(ctx context.Context, hash string) (_ *Content, err error)
 		c.Problems, err = c.Store.Problems(ctx)
 	} else {
 		c.Problems = problems
-		c.Store, err = store.Build(ctx, l.dataDir, lib, problems)
+		if c.Store, err = store.Build(ctx, l.dataDir, lib, problems); err == nil {
+			drawing = drawAside(ctx, c.Store, c.Taxonomy)
+		}
 	}
 	<-indexed
 	if err == nil {
@@ -70,7 +87,7 @@ func (l *Loader) build(ctx context.Context, hash string) (_ *Content, err error)
 	}
 	// 6. What nearly every page draws: the whole-library graph and the
 	//    organisation names.
-	if c.Graph, err = wholeGraph(ctx, c.Store, c.Taxonomy); err != nil {
+	if c.Graph, err = drawing.wait(); err != nil {
 		return nil, err
 	}
 	c.Orgs = orgs(lib)
@@ -95,15 +112,12 @@ func (l *Loader) reopenStore(ctx context.Context, hash string) *store.Store {
 }
 
 // parse returns the library with hash: decoded from its persisted snapshot
-// when the store was reused (decoding is a fraction of parsing at 10,000
-// incidents), else parsed from the Markdown. parsed says which. A library
-// with nothing valid is an error naming every problem in the log.
-func (l *Loader) parse(hash string, stored bool) (lib *library.Library, problems []library.Problem, parsed bool, err error) {
-	if stored {
-		tax, err := l.stack.Taxonomy()
-		if err != nil {
-			return nil, nil, false, err
-		}
+// when tax, the stack's taxonomy, is given because the store was reused
+// (decoding is a fraction of parsing at 10,000 incidents), else parsed from
+// the Markdown. parsed says which. A library with nothing valid is an error
+// naming every problem in the log.
+func (l *Loader) parse(hash string, tax *library.Taxonomy) (lib *library.Library, problems []library.Problem, parsed bool, err error) {
+	if tax != nil {
 		lib, err := loadSnapshot(l.dataDir, hash, tax)
 		if err == nil {
 			return lib, nil, false, nil
@@ -160,6 +174,28 @@ func wholeGraph(ctx context.Context, st *store.Store, tax *library.Taxonomy) (gr
 		return graph.Graph{}, fmt.Errorf("content: graph: %w", err)
 	}
 	return drawGraph(tax, links, ""), nil
+}
+
+// graphJob is the whole-library graph being drawn on another goroutine.
+type graphJob struct {
+	done  chan struct{}
+	graph graph.Graph
+	err   error
+}
+
+func drawAside(ctx context.Context, st *store.Store, tax *library.Taxonomy) *graphJob {
+	j := &graphJob{done: make(chan struct{})}
+	go func() {
+		defer close(j.done)
+		j.graph, j.err = wholeGraph(ctx, st, tax)
+	}()
+	return j
+}
+
+// wait returns the graph once it is drawn.
+func (j *graphJob) wait() (graph.Graph, error) {
+	<-j.done
+	return j.graph, j.err
 }
 
 // DrawGraph draws the graph of a set of incident-term links (of a filter or

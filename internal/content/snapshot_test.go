@@ -41,7 +41,11 @@ func TestWarmStartDecodesTheSnapshotInsteadOfParsing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	decoded, _, wasParsed, err := l2.parse(cold.Hash, true)
+	tax, err := l2.stack.Taxonomy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	decoded, _, wasParsed, err := l2.parse(cold.Hash, tax)
 	if err != nil || wasParsed {
 		t.Fatalf("parse with a stored read model: parsed %v, err %v", wasParsed, err)
 	}

@@ -77,8 +77,10 @@ func Build(links []Link, opt Options) Graph {
 	}
 	byCase := map[string][]string{}
 	var cases []string
-	seen := map[[2]string]bool{}
-	var edges []Edge
+	// Sized for the links up front: the whole library's graph at 10,000
+	// incidents grew these through every size on each load.
+	seen := make(map[[2]string]bool, len(links))
+	edges := make([]Edge, 0, len(links))
 	for _, l := range links {
 		t := NodeID(l.Facet, l.Term)
 		if seen[[2]string{l.Case, t}] {
