@@ -3,7 +3,7 @@ package search
 import "sync"
 
 // shownDocs bounds the documents kept for highlighting.
-const shownDocs = 1024
+const shownDocs = 2048
 
 // docCache keeps the documents of recent hits. Highlights and the phrase
 // bonus read the text of up to 30 hits a query, and rebuilding each

@@ -20,7 +20,7 @@ type segment struct {
 type document struct {
 	id       string
 	text     map[string][]segment // analysed fields
-	keywords map[string][]string  // facets and identifiers
+	keywords map[string][]string  // identifiers (fieldIdent)
 }
 
 func newDocument(id string) *document {
@@ -44,19 +44,6 @@ func (d *document) addSections(secs []library.Section) {
 			d.add(fieldCode, "#"+s.ID, c)
 		}
 		d.add(fieldBody, "#"+s.ID, prose)
-	}
-}
-
-// addTerms records the terms the document is classified with, and the
-// categories of its causes. Their names are not indexed as text: a query
-// naming a term is expanded to the term itself (see textQuery), which finds
-// the same documents from a fraction of the index.
-func (d *document) addTerms(tax *library.Taxonomy, f library.Facet, ids []string) {
-	for _, id := range ids {
-		d.keywords[string(f)] = appendUnique(d.keywords[string(f)], id)
-		if t, ok := tax.Term(f, id); ok && f == library.FacetCause && t.Category != "" {
-			d.addTerms(tax, library.FacetCauseCategory, []string{t.Category})
-		}
 	}
 }
 
@@ -100,7 +87,7 @@ func (d *document) addIdentifiers() {
 	}
 }
 
-func incidentDocument(tax *library.Taxonomy, in *library.Incident) *document {
+func incidentDocument(in *library.Incident) *document {
 	d := newDocument(in.ID)
 	d.add(fieldTitle, "title", in.Title)
 	d.add(fieldSummary, "summary", in.Summary)
@@ -110,9 +97,6 @@ func incidentDocument(tax *library.Taxonomy, in *library.Incident) *document {
 	d.add(fieldOrgText, "", in.Organization)
 	for _, s := range in.Sources {
 		d.add(fieldSources, "sources", s.Title)
-	}
-	for _, f := range []library.Facet{library.FacetCause, library.FacetComponent, library.FacetSymptom, library.FacetFactor, library.FacetDomain} {
-		d.addTerms(tax, f, in.Terms(f))
 	}
 	d.addKorean(in.TitleKo, in.SummaryKo, nil)
 	if in.Ko != nil {
@@ -140,7 +124,7 @@ func (d *document) addKorean(title, summary string, secs []library.Section) {
 	}
 }
 
-func playbookDocument(tax *library.Taxonomy, pb *library.Playbook) *document {
+func playbookDocument(pb *library.Playbook) *document {
 	d := newDocument(pb.ID)
 	d.add(fieldTitle, "title", pb.Title)
 	d.add(fieldSummary, "summary", pb.Summary)
@@ -148,8 +132,6 @@ func playbookDocument(tax *library.Taxonomy, pb *library.Playbook) *document {
 	for _, s := range pb.Signals {
 		d.add(fieldSignals, "signals", s)
 	}
-	d.addTerms(tax, library.FacetSymptom, pb.Symptoms)
-	d.addTerms(tax, library.FacetComponent, pb.Components)
 	if pb.Ko != nil {
 		d.addKorean(pb.Ko.Title, pb.Ko.Summary, pb.Ko.Sections)
 	}
@@ -161,12 +143,3 @@ func playbookDocument(tax *library.Taxonomy, pb *library.Playbook) *document {
 // one key URLs, the store and the MCP tools use, so "google-cloud-gke" in a
 // URL finds "Google Cloud (GKE)" without a name lookup in between.
 func orgKey(org string) string { return library.Slug(org) }
-
-func appendUnique(list []string, s string) []string {
-	for _, v := range list {
-		if v == s {
-			return list
-		}
-	}
-	return append(list, s)
-}

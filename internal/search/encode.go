@@ -3,7 +3,6 @@ package search
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"sync"
 )
 
@@ -44,35 +43,30 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// WriteJSON writes the result as MarshalJSON does, followed by a newline
-// (as json.Encoder does), straight to w: a cached answer is then the query
-// and the shared bytes, without the encoder's second pass over the 40 KiB
-// that MarshalJSON returns (it re-validates a Marshaler's output).
-func (r *Result) WriteJSON(w io.Writer) error {
+// JSONParts are the result's JSON as MarshalJSON writes it, followed by a
+// newline (as json.Encoder ends a value), in pieces that concatenate to
+// it: the query's part and the shared bytes of the rest. A cached answer is
+// then written without a copy, and without json.Encoder's second pass over
+// the 40 KiB MarshalJSON returns (it re-validates a Marshaler's output);
+// the caller knows the length before writing.
+func (r *Result) JSONParts() ([][]byte, error) {
 	body, err := r.body()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	q, err := json.Marshal(r.Query)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	head := make([]byte, 0, len(q)+12)
-	head = append(append(append(head, `{"query":`...), q...), ',')
+	head = append(append(head, `{"query":`...), q...)
 	if len(body) <= 2 {
-		head = append(head[:len(head)-1], "}\n"...)
-		_, err = w.Write(head)
-		return err
+		return [][]byte{append(head, "}\n"...)}, nil
 	}
-	if _, err := w.Write(head); err != nil {
-		return err
-	}
-	if _, err := w.Write(body[1:]); err != nil {
-		return err
-	}
-	_, err = w.Write([]byte{'\n'})
-	return err
+	return [][]byte{append(head, ','), body[1:], newline}, nil
 }
+
+var newline = []byte{'\n'}
 
 func writeResult(b *bytes.Buffer, q, body []byte) {
 	b.WriteString(`{"query":`)

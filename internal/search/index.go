@@ -217,9 +217,9 @@ func (ix *Index) mapDocumentNumbers() error {
 func (ix *Index) document(rank int) *document {
 	s := ix.byRank[rank]
 	if s.incident != nil {
-		return incidentDocument(ix.lib.Taxonomy, s.incident)
+		return incidentDocument(s.incident)
 	}
-	return playbookDocument(ix.lib.Taxonomy, s.playbook)
+	return playbookDocument(s.playbook)
 }
 
 // Incident returns the library's incident with id, as the index holds it.

@@ -26,7 +26,7 @@ func TestFastTokenizerMatchesUnicode(t *testing.T) {
 	texts := append([]string{}, tokenizerCases...)
 	lib := loadLibrary(t)
 	for _, in := range lib.Incidents {
-		d := incidentDocument(lib.Taxonomy, in)
+		d := incidentDocument(in)
 		for _, segs := range d.text {
 			for _, s := range segs {
 				texts = append(texts, s.text)
@@ -34,7 +34,7 @@ func TestFastTokenizerMatchesUnicode(t *testing.T) {
 		}
 	}
 	for _, pb := range lib.Playbooks {
-		d := playbookDocument(lib.Taxonomy, pb)
+		d := playbookDocument(pb)
 		for _, segs := range d.text {
 			for _, s := range segs {
 				texts = append(texts, s.text)

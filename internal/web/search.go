@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -59,10 +60,25 @@ func (s *Server) handleAPISearch(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	// The result writes its own JSON: a cached answer's encoding is shared.
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	// The result encodes itself: a cached answer's encoding is shared, and
+	// its length is known, so the answer is not chunked.
+	parts, err := res.JSONParts()
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(n))
 	w.WriteHeader(http.StatusOK)
-	_ = res.WriteJSON(w)
+	for _, p := range parts {
+		if _, err := w.Write(p); err != nil {
+			return nil // the client went away
+		}
+	}
 	return nil
 }
 
