@@ -203,6 +203,61 @@ func (s Selection) Values(defaultPerPage int) url.Values {
 	return v
 }
 
+// Encode is Values(defaultPerPage).Encode() without the map: the search
+// page renders a link for every facet value of the result (hundreds per
+// page), and building and sorting a url.Values for each was a tenth of the
+// page's CPU. The output is byte for byte the same (keys sorted, the values
+// of a key in order, each escaped by url.QueryEscape).
+func (s Selection) Encode(defaultPerPage int) string {
+	var buf [16]param
+	ps := buf[:0]
+	for _, fp := range FacetParams {
+		for _, t := range s.Filter.Terms[fp.Facet] {
+			ps = append(ps, param{fp.Param, t})
+		}
+	}
+	for _, o := range s.Filter.Orgs {
+		ps = append(ps, param{"org", o})
+	}
+	for _, y := range s.Filter.Years {
+		ps = append(ps, param{"year", strconv.Itoa(y)})
+	}
+	for _, l := range s.Filter.Layers {
+		ps = append(ps, param{"layer", l})
+	}
+	if s.Query != "" {
+		ps = append(ps, param{"q", s.Query})
+	}
+	if s.Kind != "" {
+		ps = append(ps, param{"kind", s.Kind})
+	}
+	if s.Sort != "" && s.Sort != store.SortNewest {
+		ps = append(ps, param{"sort", s.Sort})
+	}
+	if s.PerPage != 0 && s.PerPage != defaultPerPage {
+		ps = append(ps, param{"per_page", strconv.Itoa(s.PerPage)})
+	}
+	if s.Page > 1 {
+		ps = append(ps, param{"page", strconv.Itoa(s.Page)})
+	}
+	if s.Lang != "" {
+		ps = append(ps, param{"lang", string(s.Lang)})
+	}
+	slices.SortStableFunc(ps, func(a, b param) int { return strings.Compare(a.key, b.key) })
+	var b strings.Builder
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(url.QueryEscape(p.key))
+		b.WriteByte('=')
+		b.WriteString(url.QueryEscape(p.value))
+	}
+	return b.String()
+}
+
+type param struct{ key, value string }
+
 // FilterValues renders a filter as parameters.
 func FilterValues(f store.Filter) url.Values {
 	v := url.Values{}

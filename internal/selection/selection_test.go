@@ -121,3 +121,25 @@ func TestParseFocus(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeIsValuesEncode: the page's links are built with Encode, the
+// rest of the code with Values; both must write the same address, or a
+// link and its canonical form would differ.
+func TestEncodeIsValuesEncode(t *testing.T) {
+	for _, s := range []Selection{
+		{},
+		{Query: "gpu driver"},
+		{Query: `"x509: certificate" &=?#%`, Kind: "incident", Page: 3, PerPage: 50, Sort: store.SortTitle, Lang: "ko"},
+		{Query: "파드 Pending", PerPage: 20, Page: 1, Sort: store.SortNewest},
+		{Filter: store.Filter{
+			Terms:  map[library.Facet][]string{library.FacetSymptom: {"pod-pending", "gpu-missing"}, library.FacetCause: {"untolerated-taint"}, library.FacetDomain: {"gpu"}},
+			Orgs:   []string{"google-cloud-gke", "a&b"},
+			Years:  []int{2024, 2019},
+			Layers: []string{"public", "team one"},
+		}, Query: "oom", Kind: "playbook"},
+	} {
+		if got, want := s.Encode(20), s.Values(20).Encode(); got != want {
+			t.Errorf("Encode = %q, Values().Encode() = %q", got, want)
+		}
+	}
+}

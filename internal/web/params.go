@@ -47,7 +47,7 @@ func badRequestOf(err error) badRequest {
 func (st listState) values() url.Values { return st.Selection.Values(st.defaultPer) }
 
 func (st listState) href(path string) string {
-	if e := st.values().Encode(); e != "" {
+	if e := st.Selection.Encode(st.defaultPer); e != "" {
 		return path + "?" + e
 	}
 	return path
