@@ -162,6 +162,10 @@ type Printer struct {
 	cat  *Catalog
 	loc  *goi18n.Localizer
 	num  *message.Printer
+	// plain keeps the messages asked for without arguments (labels,
+	// headings): go-i18n executes a message's template on every call,
+	// and a search page asks for a few hundred of them.
+	plain sync.Map // id -> string
 }
 
 // Lang is the printer's language.
@@ -173,6 +177,16 @@ func (p *Printer) Lang() Lang { return p.lang }
 // the gap is visible on the page; the catalogue tests keep that from
 // shipping.
 func (p *Printer) T(id string, args ...any) string {
+	if len(args) == 0 {
+		if s, ok := p.plain.Load(id); ok {
+			return s.(string)
+		}
+		s := p.localize(id, nil, nil)
+		if s != id { // only catalogue messages, so the map stays bounded
+			p.plain.Store(id, s)
+		}
+		return s
+	}
 	return p.localize(id, nil, args)
 }
 
