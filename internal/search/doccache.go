@@ -42,3 +42,38 @@ func (ix *Index) shown(rank int) *document {
 	c.mu.Unlock()
 	return d
 }
+
+// maxTypoWords bounds the words whose typo neighbours are kept.
+const maxTypoWords = 4096
+
+// typoCache keeps the typo neighbours of recent query words: building the
+// Levenshtein automaton of a word allocates its whole state table, the
+// largest allocation of a query with a typo tier, and the same words come
+// back in query after query.
+type typoCache struct {
+	mu    sync.Mutex
+	words map[string][]string
+}
+
+func (c *typoCache) get(key string, find func() []string) []string {
+	c.mu.Lock()
+	out, ok := c.words[key]
+	c.mu.Unlock()
+	if ok {
+		return out
+	}
+	out = find()
+	c.mu.Lock()
+	if c.words == nil {
+		c.words = make(map[string][]string)
+	}
+	if len(c.words) >= maxTypoWords {
+		for k := range c.words {
+			delete(c.words, k)
+			break
+		}
+	}
+	c.words[key] = out
+	c.mu.Unlock()
+	return out
+}

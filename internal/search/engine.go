@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
 	"time"
 
@@ -337,15 +338,17 @@ func (u *run) phrase(p string, bit int, keep func(int) bool) error {
 			}
 			readers[i] = tfr
 		}
-		type at struct{ array, pos uint64 }
 		// One TermFieldDoc per reader: scorch keeps the id of the last
 		// document a reader returned in the TermFieldDoc it filled, and
 		// compares the next target with it; a shared one made every
 		// reader restart from the first posting.
 		tfds := make([]index.TermFieldDoc, len(readers))
+		// Each token's places in a candidate, as array<<32 | position,
+		// sorted; the buffers are reused across candidates (a map per
+		// token and candidate was a quarter of a query's allocation).
+		places := make([][]uint64, len(toks))
 		for _, rank := range cands {
 			id := ix.docID(rank)
-			sets := make([]map[at]bool, len(toks))
 			for i, r := range readers {
 				d, err := r.Advance(id, tfds[i].Reset())
 				if err != nil {
@@ -354,22 +357,25 @@ func (u *run) phrase(p string, bit int, keep func(int) bool) error {
 					}
 					return err
 				}
-				set := map[at]bool{}
+				b := places[i][:0]
 				if d != nil && d.ID.Compare(id) == 0 {
 					for _, v := range d.Vectors {
 						var a uint64
 						if len(v.ArrayPositions) > 0 {
 							a = v.ArrayPositions[0]
 						}
-						set[at{a, v.Pos}] = true
+						b = append(b, a<<32|v.Pos)
 					}
 				}
-				sets[i] = set
+				if !slices.IsSorted(b) {
+					slices.Sort(b)
+				}
+				places[i] = b
 			}
-			for first := range sets[0] {
+			for _, first := range places[0] {
 				ok := true
 				for i := 1; i < len(toks) && ok; i++ {
-					ok = sets[i][at{first.array, first.pos + uint64(toks[i].Position-toks[0].Position)}]
+					_, ok = slices.BinarySearch(places[i], first+uint64(toks[i].Position-toks[0].Position))
 				}
 				if ok {
 					matched[int32(rank)] = true

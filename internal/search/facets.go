@@ -3,7 +3,6 @@ package search
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -280,11 +279,11 @@ func (c *facetCounter) result() map[string][]FacetCount {
 		}
 	}
 	for facet, fcs := range out {
-		sort.Slice(fcs, func(i, j int) bool {
-			if fcs[i].Count != fcs[j].Count {
-				return fcs[i].Count > fcs[j].Count
+		slices.SortFunc(fcs, func(a, b FacetCount) int {
+			if a.Count != b.Count {
+				return b.Count - a.Count
 			}
-			return fcs[i].Term < fcs[j].Term
+			return strings.Compare(a.Term, b.Term)
 		})
 		if facet == facetOrg && len(fcs) > maxOrgs {
 			out[facet] = fcs[:maxOrgs]

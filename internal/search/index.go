@@ -35,6 +35,7 @@ type Index struct {
 	pool      sync.Pool          // *scratch
 	cache     *resultCache       // nil when off
 	shownDocs docCache           // documents of recent hits (doccache.go)
+	typos     typoCache          // typo neighbours of recent query words
 	info      Info
 }
 

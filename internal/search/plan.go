@@ -3,6 +3,7 @@ package search
 import (
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -310,8 +311,13 @@ func (ix *Index) hasTerm(field, term string) bool {
 }
 
 // fuzzyTerms lists the typo vocabulary's terms within k edits of w, the
-// most frequent first, at most maxFuzzyTerms.
+// most frequent first, at most maxFuzzyTerms. Callers must not modify the
+// list: it is shared through the index's neighbour cache (doccache.go).
 func (ix *Index) fuzzyTerms(w string, k int) []string {
+	return ix.typos.get(w+"\x00"+strconv.Itoa(k), func() []string { return ix.findFuzzyTerms(w, k) })
+}
+
+func (ix *Index) findFuzzyTerms(w string, k int) []string {
 	cs := ix.mem.fuzzy(w, k, 4096)
 	sort.Slice(cs, func(i, j int) bool { return cs[i].n > cs[j].n || cs[i].n == cs[j].n && cs[i].term < cs[j].term })
 	var out []string
