@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // A scheduler message lists one reason per group of nodes:
@@ -75,6 +76,7 @@ func parseScheduler(lines []string, i int) schedMessage {
 		text += " " + next
 		m.Last = j
 	}
+	text = cutAtHumanScript(text)
 	m.Text = text
 
 	body := ""
@@ -194,4 +196,19 @@ func lowerASCII(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// cutAtHumanScript ends a scheduler message at the first Hangul, Han or Kana
+// character. The scheduler writes in ASCII and Kubernetes names are ASCII, so
+// such a character starts the operator's own words, which in Korean or
+// Japanese are often glued to the last reason ("4 Insufficient
+// nvidia.com/gpu로 Pending"); left in, they would become part of a resource
+// name.
+func cutAtHumanScript(s string) string {
+	for i, r := range s {
+		if unicode.In(r, unicode.Hangul, unicode.Han, unicode.Hiragana, unicode.Katakana) {
+			return strings.TrimSpace(s[:i])
+		}
+	}
+	return s
 }

@@ -14,9 +14,11 @@ import (
 // kubectl describe pod adds the selector ("Node-Selectors: k=v") and the
 // requests of each container.
 var (
-	taintReason   = regexp.MustCompile(`(?i)had (?:untolerated )?taints? \{([^}]*)\}`)
-	countedTaint  = regexp.MustCompile(`(?i)(\d+) node\(s\) had (?:untolerated )?taints? \{([^}]*)\}`)
-	shortReason   = regexp.MustCompile(`^(?i:insufficient) (\S+)$`)
+	taintReason  = regexp.MustCompile(`(?i)had (?:untolerated )?taints? \{([^}]*)\}`)
+	countedTaint = regexp.MustCompile(`(?i)(\d+) node\(s\) had (?:untolerated )?taints? \{([^}]*)\}`)
+	// shortReason drops punctuation a poster left on the name ("3
+	// insufficient nvidia.com/gpu!"): resource names end in a letter or digit.
+	shortReason   = regexp.MustCompile(`^(?i:insufficient) ([A-Za-z0-9][A-Za-z0-9./_-]*[A-Za-z0-9])[^A-Za-z0-9./_-]*$`)
 	selectorHead  = regexp.MustCompile(`^Node-Selectors:\s*(.*)$`)
 	selectorNoMat = regexp.MustCompile(`(?i)didn't match (?:pod's )?node (?:affinity/)?selector|didn't match node selector|MatchNodeSelector`)
 	quantityLine  = regexp.MustCompile(`^\s*"?([A-Za-z0-9./_-]+)"?:\s+"?([0-9.]+[A-Za-z]*)"?\s*$`)

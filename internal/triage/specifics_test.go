@@ -122,7 +122,9 @@ func TestSpecificsOnCorpus(t *testing.T) {
 			}
 		}
 		for _, sf := range sp.Shortfalls {
-			if !strings.Contains(c.Text, "Insufficient "+sf.Resource) {
+			// Posters retype the message in lower case ("3 insufficient
+			// nvidia.com/gpu"), which the scheduler parser accepts too.
+			if !strings.Contains(strings.ToLower(c.Text), strings.ToLower("Insufficient "+sf.Resource)) {
 				t.Errorf("%s: shortfall %+v is not in the text", c.Name, sf)
 			}
 		}
