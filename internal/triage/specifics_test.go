@@ -62,6 +62,16 @@ Events:
 			text: "Node-Selectors:  pool=training\nEvents:\n  0/2 nodes are available: 2 Insufficient cpu.",
 			want: Specifics{Shortfalls: []Shortfall{{Resource: "cpu", NodeCount: 2}}},
 		},
+		{
+			name: "Korean words glued to the last reason are not part of the resource",
+			text: "증상: GPU Pod가\nFailedScheduling: 0/4 nodes are available: 4 Insufficient nvidia.com/gpu로 Pending",
+			want: Specifics{Shortfalls: []Shortfall{{Resource: "nvidia.com/gpu", NodeCount: 4}}},
+		},
+		{
+			name: "a retyped message in lower case with an exclamation mark",
+			text: "It always output 0/3 nodes are available: 3 insufficient nvidia.com/gpu!",
+			want: Specifics{Shortfalls: []Shortfall{{Resource: "nvidia.com/gpu", NodeCount: 3}}},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
