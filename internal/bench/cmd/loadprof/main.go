@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"time"
 
@@ -28,7 +29,11 @@ func main() {
 	cpuProf := flag.String("cpuprofile", "", "write the CPU profile of the load here")
 	heapProf := flag.String("heapprofile", "", "write a heap profile (after a GC) here once loaded")
 	allocProf := flag.String("allocprofile", "", "write the allocation profile of the load here")
+	peakProf := flag.String("peakprofile", "", "write a heap profile here whenever the live heap reaches a new peak during the load")
 	flag.Parse()
+	if *peakProf != "" {
+		go watchPeak(*peakProf)
+	}
 	if *libDir == "" || *dataDir == "" {
 		flag.Usage()
 		os.Exit(2)
@@ -78,6 +83,24 @@ func run(libDir, dataDir, cpuProf, heapProf, allocProf string) error {
 	}
 	loader.Close()
 	return nil
+}
+
+// watchPeak writes the heap profile each time the live heap (as of the
+// latest GC) passes its peak by 8 MiB: the profile shows what the load
+// holds at its largest.
+func watchPeak(path string) {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var peak uint64
+	for range time.Tick(50 * time.Millisecond) {
+		metrics.Read(sample)
+		if live := sample[0].Value.Uint64(); live > peak+8<<20 {
+			peak = live
+			if err := writeProfile("heap", path); err != nil {
+				fmt.Fprintln(os.Stderr, "loadprof:", err)
+				return
+			}
+		}
+	}
 }
 
 func writeProfile(name, path string) error {
