@@ -2,6 +2,9 @@ package search
 
 import (
 	"strings"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2/analysis"
 
 	"casebook/internal/library"
 )
@@ -21,6 +24,35 @@ type document struct {
 	id       string
 	text     map[string][]segment // analysed fields
 	keywords map[string][]string  // identifiers (fieldIdent)
+
+	// words holds the typo vocabulary's tokens of each fieldWords segment,
+	// analysed on first use: highlighting a typo neighbour needs them, and
+	// a document kept for highlighting (doccache.go) is analysed once.
+	wordsOnce sync.Once
+	words     [][]wordToken
+}
+
+// wordToken is one token of the typo vocabulary and where it is.
+type wordToken struct {
+	term            string
+	pos, start, end int
+}
+
+// wordTokens analyses the fieldWords segments with an (once per document).
+func (d *document) wordTokens(an analysis.Analyzer) [][]wordToken {
+	d.wordsOnce.Do(func() {
+		segs := d.text[fieldWords]
+		d.words = make([][]wordToken, len(segs))
+		for i, s := range segs {
+			toks := an.Analyze([]byte(s.text))
+			out := make([]wordToken, len(toks))
+			for j, t := range toks {
+				out[j] = wordToken{term: string(t.Term), pos: t.Position, start: t.Start, end: t.End}
+			}
+			d.words[i] = out
+		}
+	})
+	return d.words
 }
 
 func newDocument(id string) *document {

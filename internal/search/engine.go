@@ -584,10 +584,9 @@ func (ix *Index) locate(ctx context.Context, r index.IndexReader, p *plan, ranks
 // which the memory fields hold without positions: a few titles and
 // summaries analysed again cost less than positions for every document.
 func (ix *Index) locateTypos(d *document, terms map[string]bool, out map[int]bsearch.FieldTermLocationMap, rank int) {
-	for i, s := range d.text[fieldWords] {
-		for _, t := range ix.words.Analyze([]byte(s.text)) {
-			tok := string(t.Term)
-			if !terms[tok] {
+	for i, toks := range d.wordTokens(ix.words) {
+		for _, t := range toks {
+			if !terms[t.term] {
 				continue
 			}
 			m := out[rank]
@@ -600,7 +599,7 @@ func (ix *Index) locateTypos(d *document, terms map[string]bool, out map[int]bse
 				tl = bsearch.TermLocationMap{}
 				m[fieldWords] = tl
 			}
-			tl[tok] = append(tl[tok], &bsearch.Location{Pos: uint64(t.Position), Start: uint64(t.Start), End: uint64(t.End),
+			tl[t.term] = append(tl[t.term], &bsearch.Location{Pos: uint64(t.pos), Start: uint64(t.start), End: uint64(t.end),
 				ArrayPositions: bsearch.ArrayPositions{uint64(i)}})
 		}
 	}
