@@ -174,7 +174,7 @@ func (c *Catalog) schedulerHits(m schedMessage, gpu bool) []hit {
 	var found []matched
 	listed := 0
 	for _, r := range m.Reasons {
-		if !r.Preemption {
+		if !r.Preemption && r.Count > 0 {
 			listed++
 		}
 		// Only a pod that requests a GPU is short of one.

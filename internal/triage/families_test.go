@@ -57,6 +57,7 @@ func TestFamilies(t *testing.T) {
 		{"driver DaemonSet with no pod ready", "corpus/c459-driver-daemonset-not-ready-kernel-label.txt", "gpu/driver", "nvidia-driver-daemonset"},
 		{"Karpenter: selected label no NodePool has", "corpus/c497-karpenter-nodegroup-label-no-known-values.txt", "pending/node-selector-mismatch", "does not have known values"},
 		{"Karpenter: GPU pool taint beside the real reason", "corpus/c495-karpenter-gpu-taint-and-unknown-nodegroup-label.txt", "pending/node-selector-mismatch", "does not have known values"},
+		{"DRA: PreFilter status before a lone preemption tail", "corpus/c476-dra-example-waiting-for-resourceclaim-containercreating.txt", "pending/dra-claim-unallocated", "waiting for dynamic resource controller"},
 		{"ClusterPolicy turns the device plugin off (ko)", "corpus/c494-eks-device-plugin-disabled-insufficient-gpu-ko.txt", "gpu/operator-policy", "devicePlugin.enabled: false"},
 	}
 	for _, tc := range cases {

@@ -120,15 +120,20 @@ func parseScheduler(lines []string, i int) schedMessage {
 	return m
 }
 
-// headReasons keeps, from the text pasted before a lone "preemption:" tail,
-// only the pieces that read as scheduler reasons (a count, or "Insufficient
-// ..."), so the words of a sentence that happens to precede it are dropped.
+// headReasons reads the text pasted before a lone "preemption:" tail. The
+// pieces that read as scheduler reasons (a count, or "Insufficient ...")
+// keep their count; the others get none (Count 0): a PreFilter status the
+// scheduler prints as the whole message, without counts (DRA's "waiting for
+// dynamic resource controller to create the resourceclaim"), still meets
+// the scheduler signals, while the words of a sentence that happens to
+// precede the tail match none and are not counted among the listed reasons.
 func headReasons(s string, total int) []reason {
 	var out []reason
 	for _, r := range splitReasons(s, total, false) {
-		if r.Count != total || strings.HasPrefix(lowerASCII(r.Text), "insufficient ") {
-			out = append(out, r)
+		if r.Count == total && !strings.HasPrefix(lowerASCII(r.Text), "insufficient ") {
+			r.Count = 0
 		}
+		out = append(out, r)
 	}
 	return out
 }
