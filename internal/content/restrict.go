@@ -40,8 +40,11 @@ func (l *Loader) Restrict(names []string) error {
 	if len(names) == 0 {
 		return nil
 	}
+	// The layers are chosen once, here, by folder: a restricted layer whose
+	// layer.yaml later breaks or changes its name stays out of the view.
 	var found, all []string
-	for _, ly := range l.stack.Layers() {
+	out := map[int]bool{}
+	for i, ly := range l.stack.Layers() {
 		info, _, err := library.ReadLayerInfo(ly.FS)
 		if err != nil {
 			return fmt.Errorf("content: cannot tell whether %s is a restricted layer: %w", ly.Show(library.LayerFile), err)
@@ -49,6 +52,7 @@ func (l *Loader) Restrict(names []string) error {
 		all = append(all, info.Name)
 		if slices.Contains(names, info.Name) {
 			found = append(found, info.Name)
+			out[i] = true
 		}
 	}
 	for _, n := range names {
@@ -59,20 +63,8 @@ func (l *Loader) Restrict(names []string) error {
 			return fmt.Errorf("content: no layer is named %q (the layers are: %s)", n, strings.Join(all, ", "))
 		}
 	}
-	leave := func(ly library.Layer) bool {
-		info, _, _ := library.ReadLayerInfo(ly.FS)
-		return slices.Contains(names, info.Name)
-	}
-	// The layers are chosen once, here, by folder: a restricted layer whose
-	// layer.yaml later breaks or changes its name stays out of the view.
-	var out []library.Layer
-	for _, ly := range l.stack.Layers() {
-		if leave(ly) {
-			out = append(out, ly)
-		}
-	}
 	l.restricted = names
-	l.view = NewStackLoader(l.stack.Without(func(ly library.Layer) bool { return slices.Contains(out, ly) }),
+	l.view = NewStackLoader(l.stack.Without(func(i int, _ library.Layer) bool { return out[i] }),
 		filepath.Join(l.dataDir, viewDir), l.log)
 	return nil
 }

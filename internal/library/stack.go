@@ -392,16 +392,16 @@ func (s *Stack) Attribute(problems []Problem) {
 	}
 }
 
-// Without returns the stack of s's layers for which leave is false: the
-// library as a reader who may not see the left-out layers finds it. It
-// parses nothing of its own that s has parsed already — a layer whose
+// Without returns the stack of s's layers (by place, bottom first) for
+// which leave is false: the library as a reader who may not see the
+// left-out layers finds it. It parses nothing of its own that s has parsed already — a layer whose
 // content and layers below are the same in both stacks (the public library
 // under a team's layer) is shared — so building that second view costs a
 // merge, not a second parse of the public library.
-func (s *Stack) Without(leave func(Layer) bool) *Stack {
+func (s *Stack) Without(leave func(i int, l Layer) bool) *Stack {
 	var kept []Layer
-	for _, l := range s.layers {
-		if !leave(l) {
+	for i, l := range s.layers {
+		if !leave(i, l) {
 			kept = append(kept, l)
 		}
 	}

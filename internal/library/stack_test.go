@@ -359,7 +359,7 @@ func TestProvenanceGit(t *testing.T) {
 func TestStackWithout(t *testing.T) {
 	full := stackOf(t, dirFS(t, "testdata/layers/acme"))
 	loadStack(t, full)
-	view := full.Without(func(l Layer) bool { return l.Root == "acme" })
+	view := full.Without(func(_ int, l Layer) bool { return l.Root == "acme" })
 	lib, problems := loadStack(t, view)
 	if len(problems) > 0 {
 		t.Errorf("problems:\n%s", strings.Join(problems, "\n"))
