@@ -124,6 +124,9 @@ type Loader struct {
 	// nil when no layer is restricted.
 	view       *Loader
 	restricted []string
+	// share is the whole library the view's loader points its entries at
+	// (set on the view's loader only, during a load).
+	share *library.Library
 
 	// OnLoad is told about every load, for metrics: how long it took, how
 	// many problems the library has, and the error if it failed.

@@ -48,6 +48,7 @@ func (l *Loader) build(ctx context.Context, hash string) (_ *Content, err error)
 	if err != nil {
 		return nil, err
 	}
+	l.shareLibrary(lib) // restrict.go: the two views hold their common entries once
 	c.Taxonomy, c.Incidents, c.Playbooks, c.Layers = lib.Taxonomy, len(lib.Incidents), len(lib.Playbooks), lib.Layers
 	// 3. The triage catalogue and the gap checks, with every problem of
 	//    their files.

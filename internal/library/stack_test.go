@@ -393,3 +393,26 @@ func TestStackWithout(t *testing.T) {
 		t.Error("the view parsed the public layer again instead of reusing the full stack's parse")
 	}
 }
+
+// Share points the view's entries at the full library's where they are the
+// same, and leaves those that differ (the public playbook the team's
+// replaces) alone.
+func TestShare(t *testing.T) {
+	full := stackOf(t, dirFS(t, "testdata/layers/acme"))
+	all, _ := loadStack(t, full)
+	pub, _ := loadStack(t, full.Without(func(_ int, l Layer) bool { return l.Root == "acme" }))
+	pub.Share(all)
+	for _, in := range pub.Incidents {
+		if o, _ := all.Incident(in.ID); o != in {
+			t.Errorf("%s is not shared", in.ID)
+		}
+	}
+	if a, _ := all.Playbook("gpu-missing"); func() *Playbook { p, _ := pub.Playbook("gpu-missing"); return p }() != a {
+		t.Error("gpu-missing is not shared")
+	}
+	a, _ := all.Playbook("pod-pending")
+	p, _ := pub.Playbook("pod-pending")
+	if a == p || p.Layer != PublicLayer {
+		t.Errorf("the view's pod-pending became the team's override (layer %q)", p.Layer)
+	}
+}
