@@ -13,6 +13,9 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"casebook/internal/access"
+	"casebook/internal/gaps"
 )
 
 // restrictedServer serves the acme layer, restricted to sre@acme.example,
@@ -177,11 +180,37 @@ func TestRestrictedLayerReload(t *testing.T) {
 		o5, _ := fetchAs(t, s, other, "/incidents/IL-9005", nil)
 		return a3 == 200 && a5 == 200 && o5 == 200
 	})
+	// A broken team file is the team's problem: listed for the allowed
+	// reader, not for the others.
+	write(t, filepath.Join(team, "incidents", "ACME-0009-broken.md"), "---\nid: [ACME-0009\n---\n")
+	eventually(t, 60*time.Second, "the broken team file is reported", func() bool {
+		_, body := fetchAs(t, s, allowed, "/api/problems", nil)
+		return strings.Contains(body, "ACME-0009-broken.md")
+	})
+	if _, body := fetchAs(t, s, other, "/api/problems", nil); strings.Contains(body, "ACME-0009") || strings.Contains(body, `"layer":"acme"`) {
+		t.Errorf("/api/problems shows the team's problems to a reader not on the allow-list:\n%.400s", body)
+	}
 	if code, _ := fetchAs(t, s, other, "/incidents/ACME-0003", nil); code != http.StatusNotFound {
 		t.Errorf("after the reload, ACME-0003 for a reader not on the allow-list: %d, want 404", code)
 	}
 	if _, body := fetchAs(t, s, other, "/api/export.csv", nil); strings.Contains(body, "ACME-") || !strings.Contains(body, "IL-9005") {
 		t.Error("after the reload, the export of a reader not on the allow-list is not the public library's")
+	}
+}
+
+// The gap checks are chosen per caller like the rest: each view has its
+// own service (and cache), and only an allowed identity gets the whole
+// library's.
+func TestViewGapsPicksByIdentity(t *testing.T) {
+	all, public := gaps.NewService(gaps.ServiceOptions{}), gaps.NewService(gaps.ServiceOptions{})
+	v := viewGaps{all: all, public: public, policy: access.Policy{Header: "X-Forwarded-Email", Users: []string{"sre@acme.example"}}}
+	for id, want := range map[string]*gaps.Service{"SRE@acme.example": all, "eve@elsewhere.org": public, "": public} {
+		if got := v.pick(access.WithIdentity(context.Background(), id)); got != want {
+			t.Errorf("identity %q gets the %s checks", id, map[bool]string{true: "whole library's", false: "public"}[got == all])
+		}
+	}
+	if got := (viewGaps{all: all}).pick(context.Background()); got != all {
+		t.Error("without a restricted layer the checks are not the library's")
 	}
 }
 
