@@ -126,7 +126,7 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.str(&c.AllowedHosts, "allowed-hosts", "", "comma-separated host names the portal answers to, *.example.com for subdomains, * for any (default: the --addr host and localhost; IP addresses are always answered)")
 	fs.str(&c.PublicURL, "public-url", "", "the portal's public address, e.g. https://casebook.example.com, for absolute links (feed, language alternates); its host is allowed too")
 	fs.str(&c.AuthHeader, "auth-header", "", "trust this header for the signed-in user's identity (e.g. X-Forwarded-Email behind oauth2-proxy); requests without it are refused")
-	fs.str(&c.AllowUsers, "allow-users", "", "comma-separated e-mails allowed to use live triage (and everything, with --restrict-reads)")
+	fs.str(&c.AllowUsers, "allow-users", "", "comma-separated e-mails allowed to use live triage and to read the --restrict-layer layers (and everything, with --restrict-reads)")
 	fs.str(&c.AllowDomains, "allow-domains", "", "comma-separated e-mail domains allowed like --allow-users")
 	fs.boolean(&c.RestrictReads, "restrict-reads", false, "apply the allow-list to every page, not only live triage")
 	if err := fs.integer(&c.RateLimit, "rate-limit", 60, "budget of expensive work per client per minute, shared by the pages, the API and /mcp: a classify, a live read, a gap run or an upload costs one; searches and uploads a token per 100 ms they take"); err != nil {
