@@ -224,6 +224,8 @@ func (ix *Index) document(rank int) *document {
 }
 
 // Incident returns the library's incident with id, as the index holds it.
+// After a warm start its sections have no Markdown or HTML (see
+// library.WriteSnapshot): pages read those from the read model.
 func (ix *Index) Incident(id string) (*library.Incident, bool) {
 	rank, ok := ix.rankByID[id]
 	if !ok || ix.byRank[rank].incident == nil {
