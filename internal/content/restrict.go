@@ -89,17 +89,18 @@ func (l *Loader) CurrentFor(seesRestricted bool) *Content {
 	return l.Current().For(seesRestricted)
 }
 
-// FailureFor is Failure as a reader sees it: without the problems of the
-// restricted layers when they may not see them.
+// FailureFor is Failure as a reader sees it: when they may not see the
+// restricted layers, only the problems of the layers their library has.
 func (l *Loader) FailureFor(seesRestricted bool) *LoadFailure {
-	f := l.Failure()
-	if f == nil || seesRestricted || len(l.restricted) == 0 {
+	f, cur := l.Failure(), l.Current()
+	if f == nil || seesRestricted || cur == nil || cur.unrestricted == nil {
 		return f
 	}
+	visible := cur.unrestricted.LayerNames()
 	cp := *f
 	cp.Problems = nil
 	for _, p := range f.Problems {
-		if !slices.Contains(l.restricted, p.Layer) {
+		if slices.Contains(visible, p.Layer) {
 			cp.Problems = append(cp.Problems, p)
 		}
 	}

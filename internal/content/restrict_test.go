@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -161,5 +162,49 @@ func TestRestrictUnknownLayer(t *testing.T) {
 	err := l.Restrict([]string{"acne"})
 	if err == nil || !strings.Contains(err.Error(), `"acne"`) || !strings.Contains(err.Error(), "public, acme") {
 		t.Errorf("Restrict(acne) = %v, want an error naming it and the layers", err)
+	}
+}
+
+// The restricted layers are chosen by folder when the loader starts: a
+// restricted layer renamed in its layer.yaml stays out of the view.
+func TestRestrictedLayerRenamedStaysRestricted(t *testing.T) {
+	ctx := context.Background()
+	team := copyTree(t, filepath.Join(fixtures, "layers", "acme"))
+	l := restrictedLoader(t, libDir(t), team, t.TempDir())
+	if _, err := l.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	src, _ := os.ReadFile(filepath.Join(team, "layer.yaml"))
+	writeFile(t, filepath.Join(team, "layer.yaml"), strings.Replace(string(src), "name: acme", "name: acme-renamed", 1))
+	c, err := l.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.LayerNames(); !slices.Contains(got, "acme-renamed") {
+		t.Fatalf("the whole library's layers are %v, want the renamed layer", got)
+	}
+	if pub := c.For(false); pub.Incidents != 4 || slices.Contains(pub.LayerNames(), "acme-renamed") {
+		t.Errorf("the view holds %d incidents and layers %v after the rename, want 4 and public only", pub.Incidents, pub.LayerNames())
+	}
+}
+
+// A failed reload lists its problems to a reader not on the allow-list
+// without those of the restricted layer. (A reload fails only on the
+// bottom layer, before the team's files are read, so the failure is set
+// here directly.)
+func TestFailureForHidesRestrictedProblems(t *testing.T) {
+	l := restrictedLoader(t, libDir(t), copyTree(t, filepath.Join(fixtures, "layers", "acme")), t.TempDir())
+	if _, err := l.Load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	l.failure.Store(&LoadFailure{Err: "content: load library: broken", Problems: []library.Problem{
+		{Path: "good/taxonomy.yaml", Layer: library.PublicLayer, Msg: "bad"},
+		{Path: "acme/incidents/ACME-0009-secret.md", Layer: "acme", Msg: "bad"},
+	}})
+	if got := len(l.FailureFor(true).Problems); got != 2 {
+		t.Errorf("the allowed reader sees %d problems, want 2", got)
+	}
+	if got := l.FailureFor(false).Problems; len(got) != 1 || got[0].Layer != library.PublicLayer {
+		t.Errorf("a reader not on the allow-list sees %v, want the public problem only", got)
 	}
 }
