@@ -271,23 +271,34 @@ func (c *facetCounter) count(facet, term string) int {
 // result lists the values found in the result set per facet, most frequent
 // first.
 func (c *facetCounter) result() map[string][]FacetCount {
-	out := map[string][]FacetCount{}
+	// Values are gathered and sorted as positions, and FacetCounts made
+	// for those shown only: a common word matches hundreds of
+	// organisations, of which maxOrgs are shown, and building all of them
+	// was the largest allocation of a query.
+	byFacet := map[string][]int32{}
 	for i, n := range c.counts {
 		if n > 0 {
-			v := c.t.values[i]
-			out[v.facet] = append(out[v.facet], FacetCount{Term: v.term, Label: v.label, Count: int(n)})
+			f := c.t.values[i].facet
+			byFacet[f] = append(byFacet[f], int32(i))
 		}
 	}
-	for facet, fcs := range out {
-		slices.SortFunc(fcs, func(a, b FacetCount) int {
-			if a.Count != b.Count {
-				return b.Count - a.Count
+	out := make(map[string][]FacetCount, len(byFacet))
+	for facet, vs := range byFacet {
+		slices.SortFunc(vs, func(a, b int32) int {
+			if na, nb := c.counts[a], c.counts[b]; na != nb {
+				return int(nb) - int(na)
 			}
-			return strings.Compare(a.Term, b.Term)
+			return strings.Compare(c.t.values[a].term, c.t.values[b].term)
 		})
-		if facet == facetOrg && len(fcs) > maxOrgs {
-			out[facet] = fcs[:maxOrgs]
+		if facet == facetOrg && len(vs) > maxOrgs {
+			vs = vs[:maxOrgs]
 		}
+		fcs := make([]FacetCount, len(vs))
+		for i, v := range vs {
+			fv := c.t.values[v]
+			fcs[i] = FacetCount{Term: fv.term, Label: fv.label, Count: int(c.counts[v])}
+		}
+		out[facet] = fcs
 	}
 	return out
 }
