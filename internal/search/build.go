@@ -98,7 +98,6 @@ func newBuilder(path, tmp string, m *mapping.IndexMappingImpl) (*scorch.Builder,
 		"path":            filepath.Join(path, "store"),
 		"buildPathPrefix": tmp,
 		"batchSize":       builderBatch,
-		"mergeMax":        builderMergeMax,
 		"internal":        map[string][]byte{string(util.MappingInternalKey): mb},
 	})
 }

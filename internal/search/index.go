@@ -72,14 +72,11 @@ const (
 // builderBatch is how many documents bleve's builder analyses into one
 // segment before writing it. Measured at 10,000 documents: 1,000 peaked at
 // 645 MB of memory, 250 at 238 MB for the same CPU time, 100 at 192 MB but
-// 25 % more CPU in merging the extra segments.
+// 25 % more CPU in merging the extra segments. The segments are merged
+// bleve's way, ten at a time: merging all forty at once saved about 0.3 s
+// of CPU but raised the server's peak RSS by about 40 MiB (every input
+// segment mapped at once).
 const builderBatch = 250
-
-// builderMergeMax is how many segments the builder merges at once when it
-// closes. bleve's default of 10 merges the 40 segments of 10,000 documents
-// in four rounds and then merges the four results again, writing every
-// posting twice; merging them all at once writes each once.
-const builderMergeMax = 1 << 10
 
 // schemaVersion names the layout of the index (mapping and manifest). A
 // change to either must bump it, so that an index written by an older
