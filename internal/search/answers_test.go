@@ -218,3 +218,45 @@ func TestCacheKeyIgnoresFilterOrder(t *testing.T) {
 	}
 	_ = context.Background
 }
+
+// The cache's bound counts a cached answer's JSON too, which is encoded
+// after the answer is put (by the first API request that shows it): an
+// answer's JSON is about as large as the answer, so leaving it out let a
+// cache hold about twice its bound.
+func TestCacheBoundCountsEncodedJSON(t *testing.T) {
+	const max = 64 << 10
+	c := newResultCache(max, nil)
+	mk := func(i int) *Result {
+		r := &Result{Query: fmt.Sprint("q", i), Total: 1, enc: &encoded{}}
+		for h := 0; h < 10; h++ {
+			r.Hits = append(r.Hits, Hit{ID: fmt.Sprintf("IL-%04d", h), Title: strings.Repeat("title ", 20), Summary: strings.Repeat("summary ", 40)})
+		}
+		return r
+	}
+	first := mk(0)
+	c.put("k0", first)
+	before := c.cur
+	body, err := first.body()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.cur - before; got < int64(len(body)) {
+		t.Errorf("encoding a cached answer of %d JSON bytes added %d to the cache's count", len(body), got)
+	}
+	// Fill well past the bound, encoding every answer as the API would.
+	for i := 1; i < 200; i++ {
+		r := mk(i)
+		c.put(fmt.Sprint("k", i), r)
+		if _, err := r.JSONParts(); err != nil {
+			t.Fatal(err)
+		}
+		var held int64
+		for el := c.order.Front(); el != nil; el = el.Next() {
+			e := el.Value.(*cacheEntry)
+			held += resultSize(e.res) + int64(len(e.key)) + 200 + int64(cap(e.res.enc.body))
+		}
+		if c.cur > max || held > max {
+			t.Fatalf("after %d answers the cache counts %d bytes and holds %d, bound %d", i+1, c.cur, held, max)
+		}
+	}
+}

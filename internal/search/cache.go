@@ -115,13 +115,36 @@ func (c *resultCache) put(key string, res *Result) {
 	if size > c.max/8 {
 		return // one giant answer must not flush the cache
 	}
+	e := &cacheEntry{key: key, res: res, size: size}
+	if res.enc != nil {
+		// Set before the entry is shared: a result reaches other
+		// goroutines only through the map below.
+		res.enc.charge = func(n int64) { c.grow(e, n) }
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.byKey[key]; ok {
 		return
 	}
-	c.byKey[key] = c.order.PushFront(&cacheEntry{key: key, res: res, size: size})
+	c.byKey[key] = c.order.PushFront(e)
 	c.cur += size
+	c.evict()
+}
+
+// grow adds n bytes to an entry still in the cache (its JSON, encoded
+// after it was put) and evicts to stay within the bound.
+func (c *resultCache) grow(e *cacheEntry, n int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.byKey[e.key]; !ok || el.Value.(*cacheEntry) != e {
+		return // evicted already: the bytes go with whoever still holds the result
+	}
+	e.size += n
+	c.cur += n
+	c.evict()
+}
+
+func (c *resultCache) evict() {
 	for c.cur > c.max {
 		el := c.order.Back()
 		e := el.Value.(*cacheEntry)

@@ -14,6 +14,10 @@ type encoded struct {
 	once sync.Once
 	body []byte // {"total":…} without "query"
 	err  error
+	// charge, when the result is in the cache, adds the encoding's bytes
+	// to the cache's count: the bytes live as long as the entry does, so a
+	// cache bounded without them would hold about twice its bound.
+	charge func(n int64)
 }
 
 // resultBody is Result without Query, in the same field order.
@@ -88,6 +92,9 @@ func (r *Result) body() ([]byte, error) {
 	enc.once.Do(func() {
 		enc.body, enc.err = json.Marshal(resultBody{Total: r.Total, Hits: r.Hits, Facets: r.Facets,
 			SuggestedFilters: r.SuggestedFilters, Exact: r.Exact, Partial: r.Partial, Help: r.Help})
+		if enc.err == nil && enc.charge != nil {
+			enc.charge(int64(cap(enc.body)))
+		}
 	})
 	return enc.body, enc.err
 }
