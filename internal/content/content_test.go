@@ -24,7 +24,13 @@ const fixtures = "../library/testdata"
 func libDir(t *testing.T) string {
 	t.Helper()
 	dst := t.TempDir()
-	src := filepath.Join(fixtures, "good")
+	copyDir(t, filepath.Join(fixtures, "good"), dst)
+	return dst
+}
+
+// copyDir copies the tree at src into dst.
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -42,7 +48,6 @@ func libDir(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dst
 }
 
 func newLoader(t *testing.T, lib, data string) *Loader {

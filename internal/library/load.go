@@ -6,11 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 )
 
 // Library is the validated content: what survives validation. Files with
@@ -190,22 +187,9 @@ const hashChunk = 256
 // readAll reads files into srcs (as long as files) on every core.
 func readAll(fsys fs.FS, files []string, srcs [][]byte) error {
 	errs := make([]error, len(files))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(files) {
-					return
-				}
-				srcs[i], errs[i] = fs.ReadFile(fsys, files[i])
-			}
-		}()
-	}
-	wg.Wait()
+	onEveryCore(len(files), func(i int) {
+		srcs[i], errs[i] = fs.ReadFile(fsys, files[i])
+	})
 	return errors.Join(errs...)
 }
 

@@ -23,26 +23,35 @@ type parsed[T any] struct {
 // line number.
 func parseFiles[T any](fsys fs.FS, files []string, parse func(string, []byte) (T, []Problem)) []parsed[T] {
 	out := make([]parsed[T], len(files))
+	onEveryCore(len(files), func(i int) {
+		r := &out[i]
+		r.path = files[i]
+		var src []byte
+		if src, r.err = fs.ReadFile(fsys, r.path); r.err == nil {
+			r.v, r.problems = parse(r.path, src)
+		}
+	})
+	return out
+}
+
+// onEveryCore calls do(i) for every i in [0, n), on as many goroutines as
+// there are cores, each taking the next i until none is left; it returns
+// when all calls have.
+func onEveryCore(n int, do func(i int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
+	for range min(runtime.GOMAXPROCS(0), n) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= len(files) {
+				if i >= n {
 					return
 				}
-				r := &out[i]
-				r.path = files[i]
-				var src []byte
-				if src, r.err = fs.ReadFile(fsys, r.path); r.err == nil {
-					r.v, r.problems = parse(r.path, src)
-				}
+				do(i)
 			}
 		}()
 	}
 	wg.Wait()
-	return out
 }
