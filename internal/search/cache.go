@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"casebook/internal/library"
 )
@@ -154,25 +155,33 @@ func (c *resultCache) evict() {
 	}
 }
 
-// resultSize estimates the memory a result holds.
+// resultSize estimates the memory a result holds of its own. Titles,
+// summaries, ids, facet terms and labels are the library's strings, shared
+// by every result that shows them, so only their headers count; the
+// fragments are built for the result and count whole. (Counting the shared
+// text too made the bound hold about half the answers it has room for.)
 func resultSize(r *Result) int64 {
-	n := int64(len(r.Query)) + 64
+	const mapEntry = 48 // a map slot: key, value, tophash and load slack
+	n := int64(unsafe.Sizeof(*r)) + int64(len(r.Query))
+	n += int64(cap(r.Hits)) * int64(unsafe.Sizeof(Hit{}))
 	for _, h := range r.Hits {
-		n += int64(len(h.ID)+len(h.Title)+len(h.Summary)) + 120
 		for k, fs := range h.Fragments {
-			n += int64(len(k)) + 40
+			n += mapEntry + int64(len(k)) + int64(cap(fs))*int64(unsafe.Sizeof(""))
 			for _, f := range fs {
-				n += int64(len(f)) + 16
+				n += int64(len(f))
 			}
 		}
 	}
-	for k, fcs := range r.Facets {
-		n += int64(len(k)) + 40
-		for _, fc := range fcs {
-			n += int64(len(fc.Term)+len(fc.Label)) + 40
+	for _, fcs := range r.Facets {
+		n += mapEntry + int64(cap(fcs))*int64(unsafe.Sizeof(FacetCount{}))
+	}
+	n += int64(cap(r.SuggestedFilters)) * int64(unsafe.Sizeof(Suggestion{}))
+	if r.Help != nil {
+		n += int64(unsafe.Sizeof(*r.Help)) + int64(len(r.Help.DidYouMean))
+		for _, d := range r.Help.DropFilters {
+			n += int64(unsafe.Sizeof(d)) + int64(cap(d.Terms))*int64(unsafe.Sizeof(""))
 		}
 	}
-	n += int64(len(r.SuggestedFilters)) * 96
 	return n
 }
 
