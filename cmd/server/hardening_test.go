@@ -36,12 +36,18 @@ const readyBound = 5 * time.Minute
 
 func hardStartEnv(t *testing.T, getenv func(string) string, args ...string) *hardServer {
 	t.Helper()
-	cfg, err := parseServeConfig(args, getenv, io.Discard)
+	return hardStartWith(t, getenv, io.Discard, args...)
+}
+
+// hardStartWith is hardStartEnv writing the server's log to logw.
+func hardStartWith(t *testing.T, getenv func(string) string, logw io.Writer, args ...string) *hardServer {
+	t.Helper()
+	cfg, err := parseServeConfig(args, getenv, logw)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := newApp(ctx, cfg, io.Discard)
+	a, err := newApp(ctx, cfg, logw)
 	if err != nil {
 		t.Fatal(err)
 	}

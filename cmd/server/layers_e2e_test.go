@@ -1,10 +1,8 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -27,25 +25,8 @@ func TestBrokenTeamFileLeavesTheRestServing(t *testing.T) {
 			t.Logf("server log:\n%s", logs)
 		}
 	})
-	cfg, err := parseServeConfig([]string{"--no-embedded", "--library", pub, "--library", team, "--data", data,
-		"--addr", "127.0.0.1:0", "--shutdown-timeout", "5s"}, noEnv, logs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	a, err := newApp(ctx, cfg, logs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := "http://" + ln.Addr().String()
-	served := make(chan error, 1)
-	go func() { served <- a.serve(ctx, ln) }()
-	defer func() { cancel(); <-served }()
+	base := hardStartWith(t, noEnv, logs, "--no-embedded", "--library", pub, "--library", team, "--data", data,
+		"--addr", "127.0.0.1:0", "--shutdown-timeout", "5s").URL
 
 	client := &http.Client{Timeout: 10 * time.Second}
 	status := func(path string) int {

@@ -31,20 +31,15 @@ type resultBody struct {
 	Help             *Help                   `json:"help,omitempty"`
 }
 
-// MarshalJSON writes {"query": …, then the shared encoding of the rest.
+// MarshalJSON writes {"query": …, then the shared encoding of the rest:
+// JSONParts joined, without the newline.
 func (r *Result) MarshalJSON() ([]byte, error) {
-	body, err := r.body()
+	parts, err := r.JSONParts()
 	if err != nil {
 		return nil, err
 	}
-	q, err := json.Marshal(r.Query)
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	b.Grow(len(body) + len(q) + 10)
-	writeResult(&b, q, body)
-	return b.Bytes(), nil
+	b := bytes.Join(parts, nil)
+	return b[:len(b)-1], nil
 }
 
 // JSONParts are the result's JSON as MarshalJSON writes it, followed by a
@@ -71,17 +66,6 @@ func (r *Result) JSONParts() ([][]byte, error) {
 }
 
 var newline = []byte{'\n'}
-
-func writeResult(b *bytes.Buffer, q, body []byte) {
-	b.WriteString(`{"query":`)
-	b.Write(q)
-	if len(body) > 2 {
-		b.WriteByte(',')
-		b.Write(body[1:])
-	} else {
-		b.WriteByte('}')
-	}
-}
 
 // body is the shared encoding of everything but the query.
 func (r *Result) body() ([]byte, error) {

@@ -24,18 +24,18 @@ type Index struct {
 	matcher   *Matcher
 	english   analysis.Analyzer
 	korean    analysis.Analyzer
-	words     analysis.Analyzer  // the typo vocabulary's: lower-cased, unstemmed
-	mem       *memIndex          // the short fields (memfield.go)
-	avgLen    map[string]float64 // average analysed length per field; 0 turns length normalisation off
-	byRank    []source           // incidents newest first, then playbooks
-	rankByID  map[string]int     // incident and playbook ids
-	facets    *facetTable        // facet values by rank
-	rankOf    []int32            // bleve document number -> rank
-	docOf     []uint64           // rank -> bleve document number
-	pool      sync.Pool          // *scratch
-	cache     *resultCache       // nil when off
-	shownDocs docCache           // documents of recent hits (doccache.go)
-	typos     typoCache          // typo neighbours of recent query words
+	words     analysis.Analyzer             // the typo vocabulary's: lower-cased, unstemmed
+	mem       *memIndex                     // the short fields (memfield.go)
+	avgLen    map[string]float64            // average analysed length per field; 0 turns length normalisation off
+	byRank    []source                      // incidents newest first, then playbooks
+	rankByID  map[string]int                // incident and playbook ids
+	facets    *facetTable                   // facet values by rank
+	rankOf    []int32                       // bleve document number -> rank
+	docOf     []uint64                      // rank -> bleve document number
+	pool      sync.Pool                     // *scratch
+	cache     *resultCache                  // nil when off
+	shownDocs recentCache[int, *document]   // documents of recent hits (doccache.go)
+	typos     recentCache[string, []string] // typo neighbours of recent query words
 	info      Info
 }
 
@@ -140,7 +140,8 @@ func OpenWith(dir string, lib *library.Library, opt Options) (*Index, error) {
 }
 
 func newIndex(lib *library.Library) *Index {
-	ix := &Index{lib: lib, matcher: NewMatcher(lib.Taxonomy), facets: newFacetTable(lib), rankByID: map[string]int{}}
+	ix := &Index{lib: lib, matcher: NewMatcher(lib.Taxonomy), facets: newFacetTable(lib), rankByID: map[string]int{},
+		shownDocs: recentCache[int, *document]{max: shownDocs}, typos: recentCache[string, []string]{max: maxTypoWords}}
 	for _, in := range lib.Incidents {
 		ix.rankByID[in.ID] = len(ix.byRank)
 		ix.byRank = append(ix.byRank, source{incident: in})
