@@ -60,12 +60,12 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	}
 	// The library loads before the first message is read, so no tool call
 	// ever meets an empty server; a cold start takes a second or two.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	watchLayers(ctx, cfg.Data, loader, log) // before the load: see watchLibrary
 	if _, err := loader.Load(ctx); err != nil {
 		return fmt.Errorf("mcp: no valid library to serve: %w", err)
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	watchLayers(ctx, cfg.Data, loader, log)
 	return mcp.ServeIO(ctx, mcp.NewServer(loader, opts), stdin, stdout)
 }
 

@@ -108,11 +108,15 @@ func (a *app) serve(ctx context.Context, ln net.Listener) error {
 	errc := make(chan error, 1)
 	go func() { errc <- a.http.Serve(ln) }()
 	a.log.Info("casebook listening", "addr", "http://"+ln.Addr().String(), "data", a.cfg.Data, "library", libraryName(a.cfg))
+	// Watching starts before the load, so a change written during it (or
+	// the moment the server turns ready) is not missed.
+	wctx, stopWatching := context.WithCancel(ctx)
+	defer stopWatching()
+	watchLayers(wctx, a.cfg.Data, a.loader, a.log)
 	if _, err := a.loader.Load(ctx); err != nil {
 		a.http.Close()
 		return fmt.Errorf("no valid library to serve: %w", err)
 	}
-	watchLayers(ctx, a.cfg.Data, a.loader, a.log)
 	select {
 	case err := <-errc:
 		return err

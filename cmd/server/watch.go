@@ -29,21 +29,41 @@ type watcher struct {
 	debounce time.Duration
 }
 
-// watchLibrary runs the watcher of dir until ctx ends.
+// watchLibrary puts the watches of dir in place, then runs the watcher
+// until ctx ends. The watches are in place when it returns, so a change
+// made after that is seen: the server calls it before its first load, and
+// a file written while that load runs reloads the library after it instead
+// of waiting, unnoticed, for the next change.
 func watchLibrary(ctx context.Context, dir, data string, reload func(context.Context) error, log *slog.Logger) {
 	w := &watcher{dir: dir, data: data, reload: reload, log: log, debounce: 300 * time.Millisecond}
-	w.run(ctx)
+	fw, entries, ok := w.start()
+	if ok {
+		go w.loop(ctx, fw, entries)
+	}
 }
 
+// run is start and loop in one call.
 func (w *watcher) run(ctx context.Context) {
+	if fw, entries, ok := w.start(); ok {
+		w.loop(ctx, fw, entries)
+	}
+}
+
+// start opens the watcher and watches the library's path and folders.
+func (w *watcher) start() (*fsnotify.Watcher, map[string]bool, bool) {
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
 		w.log.Error("cannot watch the library; changes need a restart", "err", err)
-		return
+		return nil, nil, false
 	}
-	defer fw.Close()
 	entries := w.watchPath(fw)
 	w.addTree(fw)
+	return fw, entries, true
+}
+
+// loop reloads on the events of fw until ctx ends, then closes fw.
+func (w *watcher) loop(ctx context.Context, fw *fsnotify.Watcher, entries map[string]bool) {
+	defer fw.Close()
 	var timer *time.Timer
 	fire := make(chan struct{}, 1)
 	for {
@@ -181,11 +201,12 @@ func reloadWith(l *content.Loader) func(context.Context) error {
 // watchLayers runs a watcher for every layer that is a folder on disk, each
 // on its own: a change in a team's layer reloads the library, and the
 // loader parses again only the layers that changed (library.Stack), while
-// the others keep what they had.
+// the others keep what they had. Every watch is in place when it returns;
+// it is called before the first load (see watchLibrary).
 func watchLayers(ctx context.Context, data string, loader *content.Loader, log *slog.Logger) {
 	for _, l := range loader.Layers() {
 		if l.Dir != "" {
-			go watchLibrary(ctx, l.Dir, data, reloadWith(loader), log.With("layer", l.Root))
+			watchLibrary(ctx, l.Dir, data, reloadWith(loader), log.With("layer", l.Root))
 		}
 	}
 }

@@ -58,9 +58,32 @@ func startWatch(t *testing.T, dir, data string, r *reloads) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	w := &watcher{dir: dir, data: data, reload: r.reload, log: slog.New(slog.NewTextHandler(io.Discard, nil)), debounce: 50 * time.Millisecond}
-	go func() { w.run(ctx); close(done) }()
+	fw, entries, ok := w.start()
+	if !ok {
+		t.Fatal("cannot watch")
+	}
+	go func() { w.loop(ctx, fw, entries); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
-	time.Sleep(100 * time.Millisecond) // the watches are in place
+}
+
+// The server starts watching before its first load and serves once that
+// load is done: a change written the moment watchLibrary returns (while
+// the load runs, or as the server turns ready) must reload the library,
+// not wait unnoticed for the next change.
+func TestWatchIsInPlaceWhenWatchLibraryReturns(t *testing.T) {
+	for i := range 5 {
+		lib := t.TempDir()
+		write(t, filepath.Join(lib, "incidents", "IL-0001-a.md"), "---\nid: IL-0001\n---\n")
+		r := &reloads{}
+		ctx, cancel := context.WithCancel(context.Background())
+		watchLibrary(ctx, lib, "", r.reload, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		write(t, filepath.Join(lib, "incidents", fmt.Sprintf("IL-000%d-b.md", i+2)), "---\nid: IL-0002\n---\n")
+		n := r.settle(time.Second)
+		cancel()
+		if n != 1 {
+			t.Fatalf("try %d: %d reloads after a file written as watchLibrary returned, want 1", i, n)
+		}
+	}
 }
 
 func write(t *testing.T, path, s string) {
