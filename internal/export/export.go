@@ -144,10 +144,10 @@ func FromIncident(tax *library.Taxonomy, in *library.Incident) Incident {
 	out := Incident{ID: in.ID, Title: in.Title, Summary: in.Summary, Organization: in.Organization, Date: in.Date, Year: in.Year,
 		Domains: list(in.Domains), Components: list(in.Components), Causes: list(in.Causes), CauseCategories: CauseCategories(tax, in.Causes),
 		Symptoms: list(in.Symptoms), ContributingFactors: list(in.ContributingFactors), Trigger: in.Trigger, Detection: in.Detection,
-		Sources: in.Sources, Playbooks: list(in.Playbooks), Sections: sections(in.Sections), Path: in.Path, URL: "/incidents/" + in.ID,
+		Sources: in.Sources, Playbooks: list(in.Playbooks), Sections: sections(in.FullSections()), Path: in.Path, URL: "/incidents/" + in.ID,
 		TitleKo: in.TitleKo, SummaryKo: in.SummaryKo, Kind: in.Kind, Routes: list(in.Routes), Added: in.Added, Layer: layerOf(in.Layer)}
 	if in.Ko != nil {
-		out.SectionsKo = sections(in.Ko.Sections)
+		out.SectionsKo = sections(in.Ko.FullSections())
 	}
 	if out.Sources == nil {
 		out.Sources = []library.Source{}

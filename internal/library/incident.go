@@ -73,6 +73,9 @@ type Incident struct {
 	// Ko is the Korean body, from IL-NNNN-slug.ko.md beside the file,
 	// when one exists.
 	Ko *IncidentKo `json:"ko,omitempty"`
+	// Body holds the texts of Sections when the incident was parsed (see
+	// Body); FullSections returns the sections with them.
+	Body Body `json:"-"`
 	// Provenance says which layer the incident comes from and where its
 	// file is edited.
 	Provenance
@@ -83,6 +86,7 @@ type Incident struct {
 type IncidentKo struct {
 	Sections []Section `json:"sections"`
 	Path     string    `json:"path"`
+	Body     Body      `json:"-"` // the texts of Sections, as Incident.Body
 }
 
 // IsStudy reports whether the entry is an aggregate study.
@@ -119,11 +123,13 @@ func (in *Incident) Terms(f Facet) []string {
 	return nil
 }
 
-// Section returns the section with the given title, or nil.
+// Section returns the section with the given title, with its texts, or
+// nil.
 func (in *Incident) Section(title string) *Section {
-	for i := range in.Sections {
-		if strings.EqualFold(in.Sections[i].Title, title) {
-			return &in.Sections[i]
+	secs := in.FullSections()
+	for i := range secs {
+		if strings.EqualFold(secs[i].Title, title) {
+			return &secs[i]
 		}
 	}
 	return nil
@@ -197,6 +203,7 @@ func parseIncident(p string, src []byte, tax *Taxonomy, layer LayerInfo) (*Incid
 	if in.ID == "" || !idPat.MatchString(in.ID) || !nameOK || in.Title == "" {
 		return nil, problems
 	}
+	in.Body = pack(in.Sections)
 	return in, problems
 }
 

@@ -48,6 +48,7 @@ type koTwin struct {
 	title    string
 	summary  string
 	sections []Section
+	body     Body // an incident's: the texts of sections (see Body)
 	idLine   int
 }
 
@@ -75,6 +76,7 @@ func parseIncidentKo(p string, src []byte) (*koTwin, []Problem) {
 		t.sections = append(t.sections, s)
 	}
 	problems = append(problems, requireSections(p, doc.sections, IncidentSectionsKo, lastLine(src))...)
+	t.body = pack(t.sections)
 	return t, problems
 }
 
@@ -114,7 +116,7 @@ func (l *Library) attachIncidentKo(twins []parsed[*koTwin]) []Problem {
 		case r.v.id != in.ID:
 			problems = append(problems, Problem{Path: r.path, Line: r.v.idLine, Msg: fmt.Sprintf("id %s does not match the English file's id %s", r.v.id, in.ID)})
 		default:
-			in.Ko = &IncidentKo{Sections: r.v.sections, Path: r.path}
+			in.Ko = &IncidentKo{Sections: r.v.sections, Path: r.path, Body: r.v.body}
 		}
 	}
 	return problems

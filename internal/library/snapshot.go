@@ -60,12 +60,12 @@ type snapshotHeader struct {
 	Layers    []LayerInfo
 }
 
-// WriteSnapshot writes lib's incidents (without their sections' Markdown
-// and HTML) and playbooks, parsed and rendered, so that ReadSnapshot can
-// restore them without parsing Markdown. Decoding is several times faster
-// than parsing, which is what makes a warm start of
-// a large library fast. The taxonomy is not in it: it is small and parsed
-// from taxonomy.yaml anyway.
+// WriteSnapshot writes lib's incidents and playbooks, parsed and
+// rendered, so that ReadSnapshot can restore them without parsing
+// Markdown. Decoding is several times faster than parsing, which is what
+// makes a warm start of a large library fast. The incidents' section texts
+// are written as they are held, compressed (see Body). The taxonomy is not
+// in it: it is small and parsed from taxonomy.yaml anyway.
 func WriteSnapshot(w io.Writer, lib *Library) error {
 	enc := gob.NewEncoder(w)
 	err := enc.Encode(snapshotHeader{Version: snapshotVersion, Hash: lib.Hash, Incidents: len(lib.Incidents), Playbooks: len(lib.Playbooks), Layers: lib.Layers})
@@ -73,7 +73,7 @@ func WriteSnapshot(w io.Writer, lib *Library) error {
 		if err != nil {
 			break
 		}
-		err = enc.Encode(withoutMarkup(in))
+		err = enc.Encode(in)
 	}
 	for _, pb := range lib.Playbooks {
 		if err != nil {
@@ -87,37 +87,9 @@ func WriteSnapshot(w io.Writer, lib *Library) error {
 	return nil
 }
 
-// withoutMarkup is a copy of in whose sections (English and Korean) have
-// no Markdown or HTML. A snapshot is only read beside the SQLite read model
-// built from the same content, and pages, exports and MCP read the
-// sections' Markdown and HTML from there; what uses the library in memory
-// (search, triage, gap checks) reads the sections' ids, titles, plain text,
-// commands and anchors. Leaving the two copies of every body out is half of
-// a snapshot at 10,000 incidents, and of the time a warm start decodes it.
-func withoutMarkup(in *Incident) *Incident {
-	out := *in
-	out.Sections = sectionsWithoutMarkup(in.Sections)
-	if in.Ko != nil {
-		ko := *in.Ko
-		ko.Sections = sectionsWithoutMarkup(ko.Sections)
-		out.Ko = &ko
-	}
-	return &out
-}
-
-func sectionsWithoutMarkup(secs []Section) []Section {
-	out := make([]Section, len(secs))
-	for i, s := range secs {
-		s.Markdown, s.HTML = "", ""
-		out[i] = s
-	}
-	return out
-}
-
 // ReadSnapshot restores a Library written by WriteSnapshot, with tax as
 // its taxonomy. It fails unless the snapshot is whole and of the content
-// with this hash. Its incidents' sections carry no Markdown or HTML (see
-// withoutMarkup): read those from the read model.
+// with this hash, or an incident's section texts (Body) are damaged.
 func ReadSnapshot(r io.Reader, tax *Taxonomy, hash string) (*Library, error) {
 	dec := gob.NewDecoder(r)
 	var h snapshotHeader
@@ -133,6 +105,14 @@ func ReadSnapshot(r io.Reader, tax *Taxonomy, hash string) (*Library, error) {
 		in := &Incident{}
 		if err := dec.Decode(in); err != nil {
 			return nil, fmt.Errorf("library: read snapshot: %w", err)
+		}
+		if err := in.Body.check(); err != nil {
+			return nil, fmt.Errorf("library: read snapshot: %s: %w", in.ID, err)
+		}
+		if in.Ko != nil {
+			if err := in.Ko.Body.check(); err != nil {
+				return nil, fmt.Errorf("library: read snapshot: %s (Korean): %w", in.ID, err)
+			}
 		}
 		lib.incByID[in.ID] = in
 		lib.Incidents = append(lib.Incidents, in)

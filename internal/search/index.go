@@ -221,9 +221,9 @@ func (ix *Index) document(rank int) *document {
 	return playbookDocument(s.playbook)
 }
 
-// Incident returns the library's incident with id, as the index holds it.
-// After a warm start its sections have no Markdown or HTML (see
-// library.WriteSnapshot): pages read those from the read model.
+// Incident returns the library's incident with id, as the index holds it:
+// its section texts are in its Body (library.Incident.FullSections); pages
+// read them from the read model.
 func (ix *Index) Incident(id string) (*library.Incident, bool) {
 	rank, ok := ix.rankByID[id]
 	if !ok || ix.byRank[rank].incident == nil {

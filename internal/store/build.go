@@ -181,6 +181,7 @@ func (w *writer) playbooks(pbs []*library.Playbook) {
 
 func (w *writer) incidents(lib *library.Library) {
 	for pos, in := range lib.Incidents {
+		in = in.WithBodies()
 		w.exec(`INSERT INTO incidents (id, title, summary, organization, org_slug, date, year, trigger_text, detection, path, sections, position,
 				title_ko, summary_ko, kind, added, ko, layer, edit_url, changed, changed_from)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

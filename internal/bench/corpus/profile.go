@@ -37,7 +37,7 @@ func Describe(lib *library.Library) Profile {
 		for _, f := range termFacets {
 			p.MeanTerms[f] += float64(len(in.Terms(f)))
 		}
-		for _, s := range in.Sections {
+		for _, s := range in.FullSections() {
 			toks := tokenize(s.Markdown)
 			p.MeanWords[s.Title] += float64(len(toks))
 			total += len(toks)

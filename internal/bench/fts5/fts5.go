@@ -140,7 +140,7 @@ func fill(ctx context.Context, db *sql.DB, lib *library.Library, tuned bool) err
 	for _, in := range lib.Incidents {
 		var body strings.Builder
 		var terms [][2]string
-		for _, s := range in.Sections {
+		for _, s := range in.FullSections() {
 			body.WriteString(s.Text)
 			body.WriteByte('\n')
 		}
