@@ -51,8 +51,9 @@ func syntheticLibrary(tb testing.TB, n int) *library.Library {
 		in.Organization = orgs[rng.IntN(len(orgs))]
 		in.Year = 2015 + rng.IntN(12)
 		in.Date = fmt.Sprintf("%d-%02d-%02d", in.Year, 1+rng.IntN(12), 1+rng.IntN(28))
-		in.Sections = make([]library.Section, len(src.Sections))
-		for j, s := range src.Sections {
+		full := src.FullSections()
+		in.Sections, in.Body = make([]library.Section, len(full)), nil
+		for j, s := range full {
 			s.Text = s.Text + " " + words(15)
 			in.Sections[j] = s
 		}
@@ -255,7 +256,7 @@ func BenchmarkBaseline(b *testing.B) {
 		}
 		for _, in := range lib.Incidents {
 			text := []string{in.Title, in.Summary}
-			for _, s := range in.Sections {
+			for _, s := range in.FullSections() {
 				text = append(text, s.Text)
 			}
 			if err := bb.Index(in.ID, map[string]any{"body": strings.Join(text, "\n")}); err != nil {
