@@ -25,7 +25,8 @@ type Body []byte
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // pack moves the Markdown, HTML and plain text of secs into a Body and
-// clears them in secs.
+// clears them in secs. A change to what it writes changes bodyLayout, so
+// snapshots of the old layout are parsed again rather than misread.
 func pack(secs []Section) Body {
 	if len(secs) == 0 {
 		return nil

@@ -14,8 +14,12 @@ import (
 // type inside them. gob quietly drops fields it does not know and leaves
 // missing ones empty, so a snapshot written by a build with other types is
 // refused (and the library parsed) rather than decoded into the wrong
-// shape.
-var snapshotVersion = typeFingerprint(reflect.TypeFor[Incident](), reflect.TypeFor[Playbook](), reflect.TypeFor[LayerInfo]())
+// shape. A Body's layout is not a type, so it has its own version here:
+// change bodyLayout with pack.
+var snapshotVersion = bodyLayout + ":" + typeFingerprint(reflect.TypeFor[Incident](), reflect.TypeFor[Playbook](), reflect.TypeFor[LayerInfo]())
+
+// bodyLayout names the layout pack writes (framing, compression, checksum).
+const bodyLayout = "body1"
 
 func typeFingerprint(types ...reflect.Type) string {
 	var b strings.Builder
