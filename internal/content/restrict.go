@@ -3,6 +3,7 @@ package content
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -175,6 +176,15 @@ func (l *Loader) retireView(old *Content) {
 // caller holds l.mu.
 func (l *Loader) pruneView() {
 	cur := l.cur.Load()
+	if l.view == nil && cur != nil && cur.unrestricted == nil && l.dataDir != "" && filepath.Base(l.dataDir) != viewDir {
+		// No layer is restricted (any more): the read models of the view
+		// a previous run built are of no use, and at 10,000 incidents
+		// they are a whole second store and index on disk.
+		if err := os.RemoveAll(filepath.Join(l.dataDir, viewDir)); err != nil {
+			l.log.Warn("could not remove the read models of the view without restricted layers", "err", err)
+		}
+		return
+	}
 	if l.view == nil || cur == nil || cur.unrestricted == nil {
 		return
 	}

@@ -97,6 +97,31 @@ func TestRestrictedLayerIsInTheFullViewOnly(t *testing.T) {
 	}
 }
 
+// Restriction turned off between two runs: the view's read models left in
+// the data folder are removed once the library without them is loaded.
+func TestViewFolderRemovedWhenNothingIsRestricted(t *testing.T) {
+	ctx := context.Background()
+	pub, team, data := libDir(t), copyTree(t, filepath.Join(fixtures, "layers", "acme")), t.TempDir()
+	l := restrictedLoader(t, pub, team, data)
+	if _, err := l.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	view := filepath.Join(data, viewDir)
+	if entries, err := os.ReadDir(view); err != nil || len(entries) == 0 {
+		t.Fatalf("the restricted run left no view folder to remove (%v)", err)
+	}
+	stack := library.NewStack(library.Layer{FS: os.DirFS(pub), Root: "good"}, library.Layer{FS: os.DirFS(team), Root: "acme"})
+	l2 := NewStackLoader(stack, data, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	t.Cleanup(l2.Close)
+	if _, err := l2.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(view); !os.IsNotExist(err) {
+		t.Errorf("%s is still there after a load with nothing restricted (%v)", view, err)
+	}
+}
+
 // A change to the restricted layer rebuilds the full view and reuses the
 // other, which stays open after the previous full view retires; a change
 // to the public layer rebuilds both, together.
