@@ -13,7 +13,7 @@ import (
 // plain text — framed and compressed with snappy. A parsed incident keeps
 // its sections' ids, titles, commands and anchors as they are (triage, the
 // gap checks and the lint read them) and their three texts in a Body: the
-// texts are most of a parsed library's memory (about 60 MB at 10,000
+// texts are most of a parsed library's memory (about 50 MB at 10,000
 // incidents, English and Korean) and are read only when the SQLite read
 // model is built and when search shows an excerpt, so the library holds
 // them at about a third of their size. A Body is never changed once made;
