@@ -27,6 +27,8 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	if err := liveFlags(fl, &cfg); err != nil {
 		return err
 	}
+	var memLimit string
+	memoryFlag(fl, &memLimit)
 	fl.Usage = func() {
 		fmt.Fprint(stderr, mcpUsage)
 		fl.PrintDefaults()
@@ -37,7 +39,12 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	if err := checkLibraryConfig(cfg); err != nil {
 		return err
 	}
+	mem, err := parseMemoryFlag(memLimit)
+	if err != nil {
+		return err
+	}
 	log := newLogger(cfg, stderr)
+	configureMemory(mem, getenv, log)
 	stack, err := libraryStack(cfg)
 	if err != nil {
 		return err

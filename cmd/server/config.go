@@ -41,6 +41,7 @@ type config struct {
 	ReadLogs        bool
 	ClusterTimeout  time.Duration
 	SearchCacheMB   int
+	MemoryLimit     memoryLimit
 	DefaultLang     i18n.Lang
 	AllowedHosts    string
 	PublicURL       string
@@ -145,6 +146,8 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	if err := fs.integer(&c.SearchCacheMB, "search-cache-mb", 32, "memory for cached search answers, in MiB (0 turns the cache off)"); err != nil {
 		return c, err
 	}
+	var memLimit string
+	memoryFlag(fs, &memLimit)
 	var defaultLang string
 	fs.str(&defaultLang, "default-lang", "en", "language of pages for a browser that names neither en nor ko and has not chosen one: en or ko")
 	if err := fs.duration(&c.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to wait for requests in flight on SIGTERM"); err != nil {
@@ -168,6 +171,9 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 		return c, fmt.Errorf("--default-lang: %w", err)
 	}
 	c.DefaultLang = lang
+	if c.MemoryLimit, err = parseMemoryFlag(memLimit); err != nil {
+		return c, err
+	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return c, fmt.Errorf("--log-format must be text or json, not %q", c.LogFormat)
 	}

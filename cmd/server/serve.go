@@ -94,6 +94,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	// The process-wide limit is set here, not in newApp, so tests that
+	// build several apps in one process leave the runtime alone.
+	a.metrics.MemoryLimit(configureMemory(cfg.MemoryLimit, getenv, a.log))
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)

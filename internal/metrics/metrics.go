@@ -26,6 +26,7 @@ type Metrics struct {
 	triage         *prometheus.CounterVec
 	clusterErrors  *prometheus.CounterVec
 	searchCache    *prometheus.CounterVec
+	memoryLimit    prometheus.Gauge
 }
 
 // New registers the collectors, plus the Go runtime and process ones.
@@ -65,7 +66,12 @@ func New() *Metrics {
 		Name: "casebook_search_cache_lookups_total",
 		Help: "Search result cache lookups by result (hit, miss); the hit ratio is hit / (hit + miss).",
 	}, []string{"result"})
+	m.memoryLimit = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "casebook_memory_limit_bytes",
+		Help: "The Go soft memory limit in force (--memory-limit, 80% of the container's limit, or GOMEMLIMIT), in bytes; 0 when there is none.",
+	})
 	m.reg.MustRegister(m.requests, m.requestSeconds, m.searchSeconds, m.loadSeconds, m.loadErrors, m.loadProblems, m.loadFailing, m.triage, m.clusterErrors, m.searchCache,
+		m.memoryLimit,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -122,6 +128,10 @@ func (m *Metrics) LibraryLoad(d time.Duration, problems int, err error) {
 	m.loadFailing.Set(0)
 	m.loadProblems.Set(float64(problems))
 }
+
+// MemoryLimit records the Go memory limit the process runs under, in
+// bytes (0: none), so a dashboard can set the heap beside it.
+func (m *Metrics) MemoryLimit(bytes int64) { m.memoryLimit.Set(float64(bytes)) }
 
 // TriageOutcome counts a triage result.
 func (m *Metrics) TriageOutcome(route, via string) { m.triage.WithLabelValues(route, via).Inc() }
