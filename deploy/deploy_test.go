@@ -350,6 +350,34 @@ func TestChartRefusesAnonymousLiveTriage(t *testing.T) {
 	}
 }
 
+// memoryLimit reaches the server as --memory-limit, as written (a plain
+// number of bytes too, which YAML would otherwise print as 3e+08); left
+// empty, the server's auto mode reads the container's limit itself.
+func TestChartMemoryLimit(t *testing.T) {
+	helm := helmBinary(t)
+	for _, tc := range []struct {
+		args []string
+		want string // "" for no flag
+	}{
+		{nil, ""},
+		{[]string{"--set", "memoryLimit=400Mi"}, "- --memory-limit=400Mi\n"},
+		{[]string{"--set", "memoryLimit=off"}, "- --memory-limit=off\n"},
+		{[]string{"--set", "memoryLimit=300000000"}, "- --memory-limit=300000000\n"},
+		{[]string{"-f", "testdata/values-memory-limit.yaml"}, "- --memory-limit=300000000\n"},
+	} {
+		out := string(render(t, helm, tc.args))
+		if !strings.Contains(out, "memory: 512Mi") {
+			t.Errorf("%v: the container lost its memory limit, which auto mode reads", tc.args)
+		}
+		switch {
+		case tc.want == "" && strings.Contains(out, "--memory-limit"):
+			t.Errorf("%v: --memory-limit rendered though memoryLimit is empty (auto)", tc.args)
+		case tc.want != "" && !strings.Contains(out, tc.want):
+			t.Errorf("%v: rendered chart lacks %q", tc.args, tc.want)
+		}
+	}
+}
+
 // The chart grants exactly what deploy/rbac-readonly.yaml grants.
 func TestChartRulesMatchReadonlyRole(t *testing.T) {
 	var want any
