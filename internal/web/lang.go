@@ -25,7 +25,9 @@ func (s *Server) withLang(next http.Handler) http.Handler {
 		}
 		lang, src, err := i18n.Negotiate(r.URL.Query().Get("lang"), cookie, r.Header.Get("Accept-Language"), s.defaultLang)
 		ctx := i18n.WithPrinter(r.Context(), i18n.Messages().Printer(lang))
-		ctx = templates.WithAlternates(ctx, alternatesOf(r, s.baseURL(r)))
+		// The request as it came: a handler may rewrite its query later.
+		path, rawQuery, base := r.URL.Path, r.URL.RawQuery, s.baseURL(r)
+		ctx = templates.WithAlternates(ctx, func() templates.Alternates { return alternatesOf(path, rawQuery, base) })
 		r = r.WithContext(ctx)
 		h := w.Header()
 		h.Add("Vary", "Accept-Language")
@@ -46,8 +48,8 @@ func (s *Server) withLang(next http.Handler) http.Handler {
 // alternatesOf is the request's URL in each language: the same path and
 // query with lang set, so switching keeps filters, the search, the page and
 // a wizard walk. hreflang wants absolute URLs, under base (Server.baseURL).
-func alternatesOf(r *http.Request, base string) templates.Alternates {
-	q := r.URL.Query()
+func alternatesOf(path, rawQuery, base string) templates.Alternates {
+	q, _ := url.ParseQuery(rawQuery)
 	var a templates.Alternates
 	with := func(l string) string {
 		v := url.Values{}
@@ -60,9 +62,9 @@ func alternatesOf(r *http.Request, base string) templates.Alternates {
 			v.Set("lang", l)
 		}
 		if e := v.Encode(); e != "" {
-			return r.URL.Path + "?" + e
+			return path + "?" + e
 		}
-		return r.URL.Path
+		return path
 	}
 	for _, l := range i18n.Langs {
 		h := with(string(l))
