@@ -37,6 +37,24 @@ type facetTable struct {
 	byDoc  [][]int32        // value positions of each document, by rank
 	docs   [][]int32        // ranks of the documents of each value
 	kind   []int32          // the kind value of each document, by rank
+	// order is each value's place among all values sorted by term, so
+	// that facet counts tie-break by term without comparing strings
+	// (sorting the result set's values by count and term was a twentieth
+	// of a query at 10,000 incidents, most of it in string comparison).
+	order []int32
+}
+
+// sortTerms fills order; the table is complete.
+func (t *facetTable) sortTerms() {
+	byTerm := make([]int32, len(t.values))
+	for i := range byTerm {
+		byTerm[i] = int32(i)
+	}
+	slices.SortFunc(byTerm, func(a, b int32) int { return strings.Compare(t.values[a].term, t.values[b].term) })
+	t.order = make([]int32, len(t.values))
+	for place, v := range byTerm {
+		t.order[v] = int32(place)
+	}
 }
 
 func (t *facetTable) add(rank int, facet, term, label string) {
@@ -103,6 +121,7 @@ func newFacetTable(lib *library.Library) *facetTable {
 		addTerms(rank, library.FacetComponent, pb.Components)
 		t.add(rank, facetLayer, layerOf(pb.Layer), layerOf(pb.Layer))
 	}
+	t.sortTerms()
 	return t
 }
 
@@ -283,12 +302,13 @@ func (c *facetCounter) result() map[string][]FacetCount {
 		}
 	}
 	out := make(map[string][]FacetCount, len(byFacet))
+	order := c.t.order
 	for facet, vs := range byFacet {
 		slices.SortFunc(vs, func(a, b int32) int {
 			if na, nb := c.counts[a], c.counts[b]; na != nb {
 				return int(nb) - int(na)
 			}
-			return strings.Compare(c.t.values[a].term, c.t.values[b].term)
+			return int(order[a]) - int(order[b])
 		})
 		if facet == facetOrg && len(vs) > maxOrgs {
 			vs = vs[:maxOrgs]
