@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"runtime"
 	"slices"
 	"sort"
 	"time"
@@ -88,6 +89,16 @@ func (u *run) expired() bool {
 	}
 	if u.postings-u.checked >= 4096 {
 		u.checked = u.postings
+		// Let the goroutines waiting for this core run first. A search
+		// is the one long piece of CPU work in a request; the rest
+		// (reading it, encoding and writing the answer) takes a fraction
+		// of a millisecond, and Go lets a running goroutine keep its
+		// core for up to 10 ms, so under load that rest queued behind
+		// whole searches. It keeps its slot (searchSlots), so no other
+		// search starts meanwhile. At 10,000 incidents and 16 clients
+		// on two cores, uncached /api/search p99 went from 67-84 to
+		// 45-49 ms at the same throughput (interleaved runs).
+		runtime.Gosched()
 		if time.Now().After(u.deadline) || u.ctx.Err() != nil {
 			u.partial = true
 		}
