@@ -1,10 +1,12 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -219,44 +221,73 @@ func TestCacheKeyIgnoresFilterOrder(t *testing.T) {
 	_ = context.Background
 }
 
-// The cache's bound counts a cached answer's JSON too, which is encoded
-// after the answer is put (by the first API request that shows it): an
-// answer's JSON is about as large as the answer, so leaving it out let a
-// cache hold about twice its bound.
-func TestCacheBoundCountsEncodedJSON(t *testing.T) {
+// The cache holds answers within its bound, counting the bytes it keeps.
+func TestCacheStaysWithinItsBound(t *testing.T) {
 	const max = 64 << 10
 	c := newResultCache(max, nil)
-	mk := func(i int) *Result {
-		r := &Result{Query: fmt.Sprint("q", i), Total: 1, enc: &encoded{}}
+	for i := range 200 {
+		r := &Result{Query: fmt.Sprint("q", i), Total: 1}
 		for h := 0; h < 10; h++ {
-			r.Hits = append(r.Hits, Hit{ID: fmt.Sprintf("IL-%04d", h), Title: strings.Repeat("title ", 20), Summary: strings.Repeat("summary ", 40)})
+			r.Hits = append(r.Hits, Hit{ID: fmt.Sprintf("IL-%04d", h), Title: fmt.Sprint("title ", i, h), Summary: strings.Repeat(fmt.Sprint("summary ", i, " "), 40)})
 		}
-		return r
-	}
-	first := mk(0)
-	c.put("k0", first)
-	before := c.cur
-	body, err := first.body()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := c.cur - before; got < int64(len(body)) {
-		t.Errorf("encoding a cached answer of %d JSON bytes added %d to the cache's count", len(body), got)
-	}
-	// Fill well past the bound, encoding every answer as the API would.
-	for i := 1; i < 200; i++ {
-		r := mk(i)
-		c.put(fmt.Sprint("k", i), r)
-		if _, err := r.JSONParts(); err != nil {
+		body, err := r.body()
+		if err != nil {
 			t.Fatal(err)
 		}
+		c.put(fmt.Sprint("k", i), packBody(body))
 		var held int64
 		for el := c.order.Front(); el != nil; el = el.Next() {
 			e := el.Value.(*cacheEntry)
-			held += resultSize(e.res) + int64(len(e.key)) + 200 + int64(cap(e.res.enc.body))
+			held += int64(cap(e.z) + len(e.key))
 		}
 		if c.cur > max || held > max {
 			t.Fatalf("after %d answers the cache counts %d bytes and holds %d, bound %d", i+1, c.cur, held, max)
+		}
+	}
+	if len(c.byKey) < 10 {
+		t.Errorf("a 64 KiB cache holds %d small answers", len(c.byKey))
+	}
+}
+
+// An answer from the cache is the answer the search gave, field for field
+// (a page or an MCP tool decodes it), and byte for byte as JSON (the API
+// writes it without decoding).
+func TestCachedAnswerIsTheSearchedOne(t *testing.T) {
+	ix := sharedIndex(t)
+	reqs := []Request{
+		{Query: "gpu driver upgrade"}, {Query: `"memory limit"`}, {Query: "파드 펜딩"}, {Query: "karpneter"},
+		{Query: "IL-0171"}, {Query: "dns", Kind: KindPlaybook},
+		// No result: the answer carries its help.
+		{Query: "kernel panic", Filters: map[library.Facet][]string{library.FacetDomain: {"gpu"}}, Year: []int{2016}},
+		{Query: "outage", Filters: map[library.Facet][]string{library.FacetDomain: {"gpu"}}, Page: 2, PerPage: 5},
+		{Query: "<script>alert(1)</script> & OOMKilled"},
+	}
+	for _, r := range reqs {
+		fresh, err := ix.searchInTurn(context.Background(), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := fresh.JSONParts()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix.Search(context.Background(), r) // fills the cache
+		for i := range 2 {
+			got, err := ix.Search(context.Background(), r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, fresh) {
+				t.Errorf("%q: cached Result differs from the searched one:\n%+v\n%+v", r.Query, got, fresh)
+			}
+			parts, release, err := ix.SearchJSON(context.Background(), r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a, b := bytes.Join(parts, nil), bytes.Join(want, nil); !bytes.Equal(a, b) {
+				t.Errorf("%q (pass %d): cached JSON differs:\n%.300s\n%.300s", r.Query, i, a, b)
+			}
+			release()
 		}
 	}
 }

@@ -38,24 +38,58 @@ const strictEnough = 20
 // without it, so "All" is always the union of the tabs.
 //
 // Answers come from the index's result cache when the same request (up to
-// case and spacing) was answered before; a cached Result is shared, so
-// callers must not modify it.
+// case and spacing) was answered before, decoded afresh for each caller.
 func (ix *Index) Search(ctx context.Context, r Request) (*Result, error) {
 	if ix.cache == nil {
 		return ix.searchInTurn(ctx, r)
 	}
 	key := cacheKey(r)
-	if res, ok := ix.cache.get(key); ok {
-		cp := *res
-		cp.Query = r.Query
-		return &cp, nil
+	if z, ok := ix.cache.get(key); ok {
+		if res, err := resultOf(r.Query, z); err == nil {
+			return res, nil
+		}
 	}
 	res, err := ix.searchInTurn(ctx, r)
 	if err == nil && !res.Partial {
-		res.enc = &encoded{}
-		ix.cache.put(key, res)
+		if body, err := res.body(); err == nil {
+			ix.cache.put(key, packBody(body))
+		}
 	}
 	return res, err
+}
+
+// SearchJSON answers r as Search does, as the pieces of its JSON
+// (Result.JSONParts), and from the cache without decoding the answer into
+// a Result: what the JSON API writes. The caller calls release once it has
+// written the pieces, and not before: they may share a reused buffer.
+func (ix *Index) SearchJSON(ctx context.Context, r Request) (parts [][]byte, release func(), err error) {
+	var key string
+	if ix.cache != nil {
+		key = cacheKey(r)
+		if z, ok := ix.cache.get(key); ok {
+			if body, release, err := unpackPooled(z); err == nil {
+				parts, err := jsonParts(r.Query, body)
+				if err != nil {
+					release()
+					return nil, nil, err
+				}
+				return parts, release, nil
+			}
+		}
+	}
+	res, err := ix.searchInTurn(ctx, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	body, err := res.body()
+	if err != nil {
+		return nil, nil, err
+	}
+	if ix.cache != nil && !res.Partial {
+		ix.cache.put(key, packBody(body))
+	}
+	parts, err = jsonParts(res.Query, body)
+	return parts, func() {}, err
 }
 
 // searchSlots admits as many searches at once as there are cores; the

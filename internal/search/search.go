@@ -70,10 +70,6 @@ type Result struct {
 	Partial bool `json:"partial,omitempty"`
 	// Help says how to get results when there are none.
 	Help *Help `json:"help,omitempty"`
-
-	// enc is the JSON of the result without the query, shared by the
-	// copies the cache hands out (see MarshalJSON).
-	enc *encoded
 }
 
 // Help is what a query without results can try instead.

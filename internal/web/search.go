@@ -19,31 +19,39 @@ import (
 
 // runSearch validates the request and queries the index, timing it.
 func (s *Server) runSearch(r *http.Request, c *content.Content) (listState, *search.Result, error) {
+	var res *search.Result
+	st, err := s.timedSearch(r, c, func(ctx context.Context, req search.Request) (err error) {
+		res, err = c.Search.Search(ctx, req)
+		return err
+	})
+	return st, res, err
+}
+
+// timedSearch validates the request, admits and charges its caller, and
+// runs do (a search of the index) on it.
+func (s *Server) timedSearch(r *http.Request, c *content.Content, do func(context.Context, search.Request) error) (listState, error) {
 	st, err := parseListFor(r, c)
 	if err != nil {
-		return st, nil, err
+		return st, err
 	}
 	if c.Search == nil {
-		return st, nil, userError(http.StatusServiceUnavailable, "error.search_unavailable")
+		return st, userError(http.StatusServiceUnavailable, "error.search_unavailable")
 	}
 	// A search is free until it is costly: the caller is admitted while
 	// not in debt and charged for the time it took, so a flood of random
 	// 500-character queries slows its sender down, not everyone.
 	who := caller(r)
 	if err := s.limiter.Take(who, 0); err != nil {
-		return st, nil, err
+		return st, err
 	}
 	start := time.Now()
-	res, err := c.Search.Search(r.Context(), st.SearchRequest())
+	err = do(r.Context(), st.SearchRequest())
 	took := time.Since(start)
 	s.limiter.Charge(who, access.CostOf(took))
 	if s.metrics != nil {
 		s.metrics.SearchLatency(took.Seconds())
 	}
-	if err != nil {
-		return st, nil, err
-	}
-	return st, res, nil
+	return st, err
 }
 
 func (s *Server) handleAPISearch(w http.ResponseWriter, r *http.Request) error {
@@ -56,16 +64,17 @@ func (s *Server) handleAPISearch(w http.ResponseWriter, r *http.Request) error {
 		q.Set("per_page", l)
 		r.URL.RawQuery = q.Encode()
 	}
-	_, res, err := s.runSearch(r, c)
-	if err != nil {
+	// The answer comes as JSON, from the cache without being decoded, and
+	// its length is known, so it is not chunked.
+	var parts [][]byte
+	release := func() {}
+	if _, err := s.timedSearch(r, c, func(ctx context.Context, req search.Request) (err error) {
+		parts, release, err = c.Search.SearchJSON(ctx, req)
+		return err
+	}); err != nil {
 		return err
 	}
-	// The result encodes itself: a cached answer's encoding is shared, and
-	// its length is known, so the answer is not chunked.
-	parts, err := res.JSONParts()
-	if err != nil {
-		return err
-	}
+	defer release()
 	n := 0
 	for _, p := range parts {
 		n += len(p)
