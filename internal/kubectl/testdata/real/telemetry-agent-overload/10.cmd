@@ -1,0 +1,1 @@
+describe deployment coredns -n kube-system

@@ -1,0 +1,1 @@
+describe node cp-1

@@ -1,0 +1,1 @@
+describe node worker-a-1

@@ -1,0 +1,1 @@
+get pods -n kube-system -o wide

@@ -1,0 +1,1 @@
+describe pod coredns-5d78c9869d-q7hxl -n kube-system
