@@ -1,0 +1,1 @@
+describe deployment event-forwarder -n events

@@ -1,0 +1,1 @@
+describe node node-b-3

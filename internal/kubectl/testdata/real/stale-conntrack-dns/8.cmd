@@ -1,0 +1,1 @@
+describe pod event-forwarder-6f8b9c7d54-m2x7q -n events
