@@ -1,0 +1,1 @@
+get pods -n arc-runners

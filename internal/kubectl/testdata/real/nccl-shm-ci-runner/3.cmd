@@ -1,0 +1,1 @@
+get events -n arc-runners

@@ -1,0 +1,1 @@
+get resourcequotas -n arc-runners

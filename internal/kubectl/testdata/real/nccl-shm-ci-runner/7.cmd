@@ -1,0 +1,1 @@
+get persistentvolumeclaims -n arc-runners

@@ -1,0 +1,1 @@
+describe node gpu-t4-node-03
