@@ -12,8 +12,8 @@ import (
 )
 
 // DefaultCacheBytes bounds the result cache of an index unless Options say
-// otherwise: about 1,500 answers of a page of 20 at 10,000 incidents (an
-// answer's JSON is 30–70 KB, 15–30 KB compressed).
+// otherwise: 1,200–2,000 answers of a page of 20 (an answer's JSON measured
+// 34–70 KB, 16–28 KB compressed).
 const DefaultCacheBytes = 32 << 20
 
 // Options tune an open index.
@@ -31,8 +31,8 @@ type Options struct {
 // one goes with the old index.
 //
 // An answer is kept as its JSON (without the query), compressed with
-// snappy: the API writes it back after a 20–50 µs decode, and a page or an
-// MCP tool decodes it into a Result. Keeping the Result and its JSON side
+// snappy: the API writes it back after a 13–50 µs decode, and a page or an
+// MCP tool decodes it into a Result (250–650 µs). Keeping the Result and its JSON side
 // by side cost 55–115 KB an answer, three to four times as much, and at
 // 10,000 incidents the cache was bound by its size: on the benchmark's
 // query log, 32 MiB of Results answered 72 % of requests and 96 MiB 82 %.

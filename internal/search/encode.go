@@ -66,38 +66,37 @@ func (r *Result) body() ([]byte, error) {
 		SuggestedFilters: r.SuggestedFilters, Exact: r.Exact, Partial: r.Partial, Help: r.Help})
 }
 
-// packBody compresses a result's body for the cache. snappy writes into a
-// buffer sized for the worst case, a little larger than the input; the
-// cache keeps an exact copy, a third of that.
-func packBody(body []byte) []byte {
-	bp := bodies.Get().(*[]byte)
-	defer func() {
-		if cap(*bp) <= maxPooledBody {
-			bodies.Put(bp)
-		}
-	}()
-	if n := snappy.MaxEncodedLen(len(body)); cap(*bp) < n {
-		*bp = make([]byte, n)
-	}
-	return bytes.Clone(snappy.Encode((*bp)[:cap(*bp)], body))
-}
-
-// unpackBody reverses packBody.
-func unpackBody(z []byte) ([]byte, error) {
-	body, err := snappy.Decode(nil, z)
-	if err != nil {
-		return nil, fmt.Errorf("search: cached answer: %w", err)
-	}
-	return body, nil
-}
-
-// bodies are buffers for answers decoded from the cache on their way to
-// the API's client: one allocation of 30–70 KB per cached answer written
-// raised the server's peak memory under load by about 80 MiB.
+// bodies are buffers for compressing answers into the cache and for
+// answers decoded from it on their way to a client: one allocation of
+// 30–70 KB per cached answer written raised the server's peak memory under
+// load by about 80 MiB.
 var bodies = sync.Pool{New: func() any { return new([]byte) }}
 
 // maxPooledBody is the largest buffer kept for reuse.
 const maxPooledBody = 512 << 10
+
+// bodyBuffer is a buffer of at least n bytes from bodies, with the func
+// that gives it back.
+func bodyBuffer(n int) ([]byte, func()) {
+	bp := bodies.Get().(*[]byte)
+	if cap(*bp) < n {
+		*bp = make([]byte, n)
+	}
+	return (*bp)[:cap(*bp)], func() {
+		if cap(*bp) <= maxPooledBody {
+			bodies.Put(bp)
+		}
+	}
+}
+
+// packBody compresses a result's body for the cache. snappy writes into a
+// buffer sized for the worst case, a little larger than the input; the
+// cache keeps an exact copy, a third of that.
+func packBody(body []byte) []byte {
+	buf, release := bodyBuffer(snappy.MaxEncodedLen(len(body)))
+	defer release()
+	return bytes.Clone(snappy.Encode(buf, body))
+}
 
 // unpackPooled decodes z into a buffer from bodies; release returns the
 // buffer once the caller is done with body.
@@ -106,28 +105,21 @@ func unpackPooled(z []byte) (body []byte, release func(), err error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("search: cached answer: %w", err)
 	}
-	bp := bodies.Get().(*[]byte)
-	if cap(*bp) < n {
-		*bp = make([]byte, n)
-	}
-	body, err = snappy.Decode((*bp)[:cap(*bp)], z)
-	if err != nil {
-		bodies.Put(bp)
+	buf, release := bodyBuffer(n)
+	if body, err = snappy.Decode(buf, z); err != nil {
+		release()
 		return nil, nil, fmt.Errorf("search: cached answer: %w", err)
 	}
-	return body, func() {
-		if cap(*bp) <= maxPooledBody {
-			bodies.Put(bp)
-		}
-	}, nil
+	return body, release, nil
 }
 
 // resultOf decodes a cached body into the Result it was encoded from.
 func resultOf(query string, z []byte) (*Result, error) {
-	body, err := unpackBody(z)
+	body, release, err := unpackPooled(z)
 	if err != nil {
 		return nil, err
 	}
+	defer release() // Unmarshal copies what it keeps
 	var b resultBody
 	if err := json.Unmarshal(body, &b); err != nil {
 		return nil, fmt.Errorf("search: cached answer: %w", err)

@@ -49,12 +49,7 @@ func (ix *Index) Search(ctx context.Context, r Request) (*Result, error) {
 			return res, nil
 		}
 	}
-	res, err := ix.searchInTurn(ctx, r)
-	if err == nil && !res.Partial {
-		if body, err := res.body(); err == nil {
-			ix.cache.put(key, packBody(body))
-		}
-	}
+	res, _, err := ix.searchAndKeep(ctx, r, key)
 	return res, err
 }
 
@@ -77,6 +72,17 @@ func (ix *Index) SearchJSON(ctx context.Context, r Request) (parts [][]byte, rel
 			}
 		}
 	}
+	res, body, err := ix.searchAndKeep(ctx, r, key)
+	if err != nil {
+		return nil, nil, err
+	}
+	parts, err = jsonParts(res.Query, body)
+	return parts, func() {}, err
+}
+
+// searchAndKeep runs r, encodes its answer and, when the index has a
+// cache and the answer is whole, keeps it there under key.
+func (ix *Index) searchAndKeep(ctx context.Context, r Request, key string) (*Result, []byte, error) {
 	res, err := ix.searchInTurn(ctx, r)
 	if err != nil {
 		return nil, nil, err
@@ -88,8 +94,7 @@ func (ix *Index) SearchJSON(ctx context.Context, r Request) (parts [][]byte, rel
 	if ix.cache != nil && !res.Partial {
 		ix.cache.put(key, packBody(body))
 	}
-	parts, err = jsonParts(res.Query, body)
-	return parts, func() {}, err
+	return res, body, nil
 }
 
 // searchSlots admits as many searches at once as there are cores; the

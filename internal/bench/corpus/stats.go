@@ -91,8 +91,9 @@ func Measure(lib *library.Library) *Stats {
 			}
 		}
 		st.terms = append(st.terms, uses)
+		full := in.WithBodies() // the texts decoded once, not once per section
 		for i, name := range library.IncidentSections {
-			sec := in.Section(name)
+			sec := full.Section(name)
 			if sec == nil {
 				continue
 			}
