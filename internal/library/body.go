@@ -9,40 +9,60 @@ import (
 	"github.com/golang/snappy"
 )
 
-// Body is the text of a list of sections — each one's Markdown, HTML and
-// plain text — framed and compressed with snappy. A parsed incident keeps
-// its sections' ids, titles, commands and anchors as they are (triage, the
-// gap checks and the lint read them) and their three texts in a Body: the
-// texts are most of a parsed library's memory (about 50 MB at 10,000
-// incidents, English and Korean) and are read only when the SQLite read
-// model is built and when search shows an excerpt, so the library holds
-// them at about a third of their size. A Body is never changed once made;
-// FullSections decodes a copy, so readers need no lock. Its first four
-// bytes are a CRC-32C of the rest, which ReadSnapshot checks for every body
-// it restores, so a damaged snapshot is parsed again instead of served.
+// Body is a list of sections — each one's id, title, commands, anchors
+// and line, and its Markdown, HTML and plain text — framed and compressed
+// with snappy. A parsed incident keeps its sections only in a Body (its
+// Sections field is nil): they are most of a parsed library's memory, about
+// 65 MB at 10,000 incidents in English and Korean as Go values (the
+// Section structs alone 16 MB, mostly empty text fields), and are read
+// only when the SQLite read model is built, when search builds or shows a
+// document and when an export writes them, so the library holds them at
+// about a quarter of that. A Body is never changed once made; FullSections
+// decodes a copy, so readers need no lock. Its first four bytes are a
+// CRC-32C of the rest, which ReadSnapshot checks for every body it
+// restores, so a damaged snapshot is parsed again instead of served.
 type Body []byte
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// pack moves the Markdown, HTML and plain text of secs into a Body and
-// clears them in secs. A change to what it writes changes bodyLayout, so
-// snapshots of the old layout are parsed again rather than misread.
+// pack writes secs into a Body. A change to what it writes changes
+// bodyLayout, so snapshots of the old layout are parsed again rather than
+// misread.
 func pack(secs []Section) Body {
 	if len(secs) == 0 {
 		return nil
 	}
-	n := 0
+	n := binary.MaxVarintLen32
 	for _, s := range secs {
-		n += len(s.Markdown) + len(s.HTML) + len(s.Text) + 3*binary.MaxVarintLen32
+		n += len(s.ID) + len(s.Title) + len(s.Markdown) + len(s.HTML) + len(s.Text) + 8*binary.MaxVarintLen32
+		for _, c := range s.Commands {
+			n += len(c) + binary.MaxVarintLen32
+		}
+		for _, a := range s.Anchors {
+			n += len(a.ID) + len(a.Title) + 3*binary.MaxVarintLen32
+		}
 	}
 	raw := make([]byte, 0, n)
-	for i := range secs {
-		s := &secs[i]
-		for _, t := range []string{s.Markdown, s.HTML, s.Text} {
-			raw = binary.AppendUvarint(raw, uint64(len(t)))
-			raw = append(raw, t...)
+	str := func(t string) {
+		raw = binary.AppendUvarint(raw, uint64(len(t)))
+		raw = append(raw, t...)
+	}
+	raw = binary.AppendUvarint(raw, uint64(len(secs)))
+	for _, s := range secs {
+		for _, t := range []string{s.ID, s.Title, s.Markdown, s.HTML, s.Text} {
+			str(t)
 		}
-		s.Markdown, s.HTML, s.Text = "", "", ""
+		raw = binary.AppendUvarint(raw, uint64(len(s.Commands)))
+		for _, c := range s.Commands {
+			str(c)
+		}
+		raw = binary.AppendUvarint(raw, uint64(len(s.Anchors)))
+		for _, a := range s.Anchors {
+			str(a.ID)
+			str(a.Title)
+			raw = binary.AppendUvarint(raw, uint64(a.Level))
+		}
+		raw = binary.AppendUvarint(raw, uint64(s.Line))
 	}
 	z := snappy.Encode(nil, raw)
 	b := make(Body, 4+len(z))
@@ -66,11 +86,8 @@ func (b Body) check() error {
 // written by another build, or damaged.
 var errBody = errors.New("library: section body does not decode")
 
-// fill returns a copy of secs with their texts from b.
-func (b Body) fill(secs []Section) ([]Section, error) {
-	if b == nil {
-		return secs, nil
-	}
+// sections decodes the sections b holds.
+func (b Body) sections() ([]Section, error) {
 	if err := b.check(); err != nil {
 		return nil, err
 	}
@@ -78,25 +95,79 @@ func (b Body) fill(secs []Section) ([]Section, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errBody, err)
 	}
-	out := make([]Section, len(secs))
-	copy(out, secs)
+	d := bodyDecoder{raw: raw}
+	out := make([]Section, d.count())
 	for i := range out {
-		for _, t := range []*string{&out[i].Markdown, &out[i].HTML, &out[i].Text} {
-			n, k := binary.Uvarint(raw)
-			if k <= 0 || uint64(len(raw)-k) < n {
-				return nil, errBody
-			}
-			*t, raw = string(raw[k:k+int(n)]), raw[k+int(n):]
+		s := &out[i]
+		for _, t := range []*string{&s.ID, &s.Title, &s.Markdown, &s.HTML, &s.Text} {
+			*t = d.str()
 		}
+		if n := d.count(); n > 0 {
+			s.Commands = make([]string, n)
+			for j := range s.Commands {
+				s.Commands[j] = d.str()
+			}
+		}
+		if n := d.count(); n > 0 {
+			s.Anchors = make([]Heading, n)
+			for j := range s.Anchors {
+				s.Anchors[j] = Heading{ID: d.str(), Title: d.str(), Level: d.count()}
+			}
+		}
+		s.Line = d.count()
 	}
-	if len(raw) != 0 {
+	if d.bad || len(d.raw) != 0 {
 		return nil, errBody
 	}
 	return out, nil
 }
 
+// bodyDecoder reads what pack wrote; bad records the first malformed or
+// truncated field, after which every read returns zero.
+type bodyDecoder struct {
+	raw []byte
+	bad bool
+}
+
+func (d *bodyDecoder) uvarint() uint64 {
+	if d.bad {
+		return 0
+	}
+	n, k := binary.Uvarint(d.raw)
+	if k <= 0 {
+		d.bad = true
+		return 0
+	}
+	d.raw = d.raw[k:]
+	return n
+}
+
+// count reads a length or a small number, refusing one larger than the
+// bytes left (each counted item takes at least one byte), so a damaged
+// body cannot ask for a huge allocation.
+func (d *bodyDecoder) count() int {
+	n := d.uvarint()
+	if n > uint64(len(d.raw))+1<<20 {
+		d.bad = true
+		return 0
+	}
+	return int(n)
+}
+
+func (d *bodyDecoder) str() string {
+	n := d.uvarint()
+	if d.bad || n > uint64(len(d.raw)) {
+		d.bad = true
+		return ""
+	}
+	t := string(d.raw[:n])
+	d.raw = d.raw[n:]
+	return t
+}
+
 // FullSections returns the incident's sections with their Markdown, HTML
-// and plain text. An incident read from the store has them already.
+// and plain text: decoded from its Body when it was parsed, its Sections
+// when it was read from the store.
 func (in *Incident) FullSections() []Section { return fillOrBare(in.Body, in.Sections) }
 
 // FullSections returns the Korean sections with their texts.
@@ -120,14 +191,17 @@ func (in *Incident) WithBodies() *Incident {
 	return &out
 }
 
-// fillOrBare decodes a Body made by pack in this process or checked by
-// ReadSnapshot, which cannot fail short of corrupt memory; if it ever did,
-// the sections come back without their texts rather than taking the
-// server down.
+// fillOrBare returns secs when there is no Body, else the sections b
+// holds. A Body was made by pack in this process or checked by
+// ReadSnapshot, so decoding cannot fail short of corrupt memory; if it ever
+// did, the incident shows no sections rather than taking the server down.
 func fillOrBare(b Body, secs []Section) []Section {
-	out, err := b.fill(secs)
-	if err != nil {
+	if b == nil {
 		return secs
+	}
+	out, err := b.sections()
+	if err != nil {
+		return nil
 	}
 	return out
 }

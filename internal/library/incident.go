@@ -73,8 +73,8 @@ type Incident struct {
 	// Ko is the Korean body, from IL-NNNN-slug.ko.md beside the file,
 	// when one exists.
 	Ko *IncidentKo `json:"ko,omitempty"`
-	// Body holds the texts of Sections when the incident was parsed (see
-	// Body); FullSections returns the sections with them.
+	// Body holds the sections when the incident was parsed, and Sections
+	// is then nil (see Body); FullSections returns them either way.
 	Body Body `json:"-"`
 	// Provenance says which layer the incident comes from and where its
 	// file is edited.
@@ -86,7 +86,7 @@ type Incident struct {
 type IncidentKo struct {
 	Sections []Section `json:"sections"`
 	Path     string    `json:"path"`
-	Body     Body      `json:"-"` // the texts of Sections, as Incident.Body
+	Body     Body      `json:"-"` // the sections, as Incident.Body
 }
 
 // IsStudy reports whether the entry is an aggregate study.
@@ -203,7 +203,7 @@ func parseIncident(p string, src []byte, tax *Taxonomy, layer LayerInfo) (*Incid
 	if in.ID == "" || !idPat.MatchString(in.ID) || !nameOK || in.Title == "" {
 		return nil, problems
 	}
-	in.Body = pack(in.Sections)
+	in.Body, in.Sections = pack(in.Sections), nil
 	return in, problems
 }
 

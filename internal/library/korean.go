@@ -48,7 +48,7 @@ type koTwin struct {
 	title    string
 	summary  string
 	sections []Section
-	body     Body // an incident's: the texts of sections (see Body)
+	body     Body // an incident's sections, packed (see Body); sections is then nil
 	idLine   int
 }
 
@@ -76,7 +76,7 @@ func parseIncidentKo(p string, src []byte) (*koTwin, []Problem) {
 		t.sections = append(t.sections, s)
 	}
 	problems = append(problems, requireSections(p, doc.sections, IncidentSectionsKo, lastLine(src))...)
-	t.body = pack(t.sections)
+	t.body, t.sections = pack(t.sections), nil
 	return t, problems
 }
 

@@ -82,7 +82,7 @@ func TestLoadGoodLibrary(t *testing.T) {
 		t.Errorf("IL-9001 (-want +got):\n%s", diff)
 	}
 	var titles []string
-	for _, s := range in.Sections {
+	for _, s := range in.FullSections() {
 		titles = append(titles, s.Title)
 	}
 	if diff := cmp.Diff(IncidentSections, titles); diff != "" {
@@ -404,7 +404,7 @@ func TestKoreanTwins(t *testing.T) {
 		t.Fatal("IL-9001 has no Korean body")
 	}
 	var ids, titles []string
-	for _, s := range in.Ko.Sections {
+	for _, s := range in.Ko.FullSections() {
 		ids, titles = append(ids, s.ID), append(titles, s.Title)
 	}
 	if diff := cmp.Diff([]string{"symptom", "trigger", "detection", "response", "follow-ups", "lessons"}, ids); diff != "" {

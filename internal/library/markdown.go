@@ -13,6 +13,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 	"go.abhg.dev/goldmark/frontmatter"
 	"gopkg.in/yaml.v3"
 )
@@ -298,12 +299,23 @@ func renderSection(body string) Section {
 		}
 		return ast.WalkContinue, nil
 	})
-	var out bytes.Buffer
+	var out htmlBuffer
 	_ = md.Renderer().Render(&out, src, root)
 	s.HTML = policy.Sanitize(out.String())
 	s.Text = strings.TrimSpace(plain.String())
 	return s
 }
+
+// htmlBuffer is a bytes.Buffer goldmark renders into directly: it is a
+// util.BufWriter, so the renderer does not wrap it in a bufio.Writer of its
+// own (4 KB for every section rendered, a quarter of a gigabyte of garbage
+// in a cold load of 10,000 incidents).
+type htmlBuffer struct{ bytes.Buffer }
+
+func (*htmlBuffer) Buffered() int { return 0 }
+func (*htmlBuffer) Flush() error  { return nil }
+
+var _ util.BufWriter = (*htmlBuffer)(nil)
 
 // nodeText concatenates the text under n.
 func nodeText(n ast.Node, src []byte) string {

@@ -19,7 +19,7 @@ import (
 var snapshotVersion = bodyLayout + ":" + typeFingerprint(reflect.TypeFor[Incident](), reflect.TypeFor[Playbook](), reflect.TypeFor[LayerInfo]())
 
 // bodyLayout names the layout pack writes (framing, compression, checksum).
-const bodyLayout = "body1"
+const bodyLayout = "body2"
 
 func typeFingerprint(types ...reflect.Type) string {
 	var b strings.Builder
