@@ -52,7 +52,26 @@ var koTitleKeys = map[string]bool{"title": true, "summary": true, "title_ko": tr
 
 const positionsOptions = index.IndexField | index.IncludeTermVectors
 
-func (a *analyser) analyse(d *document) *analysed {
+// analyze runs an analyzer, tokenizing into arena when it is one of ours
+// (the fast tokenizer and token filters, as analysis.DefaultAnalyzer.Analyze
+// runs them).
+func analyze(an analysis.Analyzer, input []byte, arena *tokenArena) analysis.TokenStream {
+	if da, ok := an.(*analysis.DefaultAnalyzer); ok && len(da.CharFilters) == 0 {
+		if ft, ok := da.Tokenizer.(*fastTokenizer); ok {
+			toks := ft.tokenize(input, arena)
+			for _, f := range da.TokenFilters {
+				toks = f.Filter(toks)
+			}
+			return toks
+		}
+	}
+	return an.Analyze(input)
+}
+
+// analyse analyses one document. arena is the calling goroutine's: every
+// token stream is copied out of (termFreqs.add, the memory fields' terms)
+// before the next text is analysed into it.
+func (a *analyser) analyse(d *document, arena *tokenArena) *analysed {
 	out := &analysed{doc: bdoc.NewDocument(d.id), lengths: map[string]int{}}
 	var mem [numMem][]string
 	var tfs [3]termFreqs // by position in bleveFields
@@ -61,7 +80,7 @@ func (a *analyser) analyse(d *document) *analysed {
 	pos := 0
 	for _, sf := range shortFields {
 		for _, s := range d.text[sf.field] {
-			toks := a.english.Analyze([]byte(s.text))
+			toks := analyze(a.english, []byte(s.text), arena)
 			tfs[0].add(toks, pos)
 			pos++
 			for _, t := range toks {
@@ -71,11 +90,11 @@ func (a *analyser) analyse(d *document) *analysed {
 		}
 	}
 	for _, s := range d.text[fieldBody] {
-		tfs[0].add(a.english.Analyze([]byte(s.text)), pos)
+		tfs[0].add(analyze(a.english, []byte(s.text), arena), pos)
 		pos++
 	}
 	for i, s := range d.text[fieldCode] {
-		tfs[1].add(a.english.Analyze([]byte(s.text)), i)
+		tfs[1].add(analyze(a.english, []byte(s.text), arena), i)
 	}
 	for i, s := range d.text[fieldKorean] {
 		toks := a.korean.Analyze([]byte(s.text))
@@ -94,7 +113,7 @@ func (a *analyser) analyse(d *document) *analysed {
 		}
 	}
 	for _, s := range d.text[fieldWords] {
-		toks := a.words.Analyze([]byte(s.text))
+		toks := analyze(a.words, []byte(s.text), arena)
 		for _, t := range toks {
 			mem[memWords] = append(mem[memWords], string(t.Term))
 		}

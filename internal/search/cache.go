@@ -23,6 +23,12 @@ type Options struct {
 	CacheBytes int64
 	// OnCache is told of every cache lookup (hit or miss), for metrics.
 	OnCache func(hit bool)
+	// Merging, when set, is called when a fresh build has written its
+	// segments and starts merging them into one: the build's analysed
+	// documents are garbage from then on, and the merge maps every segment
+	// file, so the caller may hand the freed memory back first (see
+	// content's load pipeline).
+	Merging func()
 }
 
 // resultCache keeps recent answers, least recently used out first, bounded

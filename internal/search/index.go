@@ -69,14 +69,19 @@ const (
 	staleBuildAge = time.Hour
 )
 
-// builderBatch is how many documents bleve's builder analyses into one
-// segment before writing it. Measured at 10,000 documents: 1,000 peaked at
-// 645 MB of memory, 250 at 238 MB for the same CPU time, 100 at 192 MB but
-// 25 % more CPU in merging the extra segments. The segments are merged
-// bleve's way, ten at a time: merging all forty at once saved about 0.3 s
+// builderBatch is how many documents bleve's builder takes into one
+// segment before writing it: they wait in memory analysed, and the segment
+// is built in memory beside them. Measured at 10,000 documents when the
+// analysis was bleve's: 1,000 peaked at 645 MB of memory, 250 at 238 MB for
+// the same CPU time, 100 at 192 MB but 25 % more CPU in merging the extra
+// segments. With the analysis done ahead (analyse.go), the server's cold
+// load at 10,000 incidents peaked at 394–436 MiB with 250 and 340–349 MiB
+// with 125 (and analyseBatch 16), with CPU times inside the noise of three
+// alternating runs (2026-12-02, docs/performance.md). The segments are
+// merged bleve's way, ten at a time: merging all at once saved about 0.3 s
 // of CPU but raised the server's peak RSS by about 40 MiB (every input
 // segment mapped at once).
-const builderBatch = 250
+const builderBatch = 125
 
 // schemaVersion names the layout of the index (mapping and manifest). A
 // change to either must bump it, so that an index written by an older
@@ -129,7 +134,7 @@ func OpenWith(dir string, lib *library.Library, opt Options) (*Index, error) {
 		}
 	}
 
-	if err := build(dir, path, ix); err != nil {
+	if err := build(dir, path, ix, opt.Merging); err != nil {
 		return nil, err
 	}
 	bi, mem, man, err := openVerified(path, lib.Hash, len(ix.byRank))

@@ -67,8 +67,33 @@ var wbClass = func() (t [128]byte) {
 }()
 
 func (t *fastTokenizer) Tokenize(input []byte) analysis.TokenStream {
-	arena := make([]analysis.Token, 0, len(input)/6+1)
-	out := make(analysis.TokenStream, 0, len(input)/6+1)
+	return t.tokenize(input, nil)
+}
+
+// tokenArena is the tokens of one analysis at a time, reused by the next:
+// an index build analyses every text of the library once, and a token
+// apiece was an eighth of the build's allocation. A stream tokenized into
+// an arena is valid until the arena's next use; what outlives it (a term's
+// bytes, its offsets) must be copied out first.
+type tokenArena struct {
+	toks []analysis.Token
+	out  analysis.TokenStream
+}
+
+func (t *fastTokenizer) tokenize(input []byte, a *tokenArena) analysis.TokenStream {
+	want := len(input)/6 + 1
+	var arena []analysis.Token
+	var out analysis.TokenStream
+	if a != nil {
+		arena, out = a.toks[:0], a.out[:0]
+	}
+	if cap(arena) < want {
+		arena = make([]analysis.Token, 0, want)
+	}
+	if cap(out) < want {
+		out = make(analysis.TokenStream, 0, want)
+	}
+	first := arena
 	pos := 1
 	emit := func(start, end int, typ analysis.TokenType) {
 		if len(arena) == cap(arena) {
@@ -77,6 +102,16 @@ func (t *fastTokenizer) Tokenize(input []byte) analysis.TokenStream {
 		arena = append(arena, analysis.Token{Term: input[start:end:end], Start: start, End: end, Position: pos, Type: typ})
 		out = append(out, &arena[len(arena)-1])
 		pos++
+	}
+	if a != nil {
+		defer func() {
+			// Keep the largest buffers for the next text; one that
+			// overflowed the first grows to this text's size.
+			a.toks, a.out = first[:0], out[:0]
+			if len(out) > cap(first) {
+				a.toks = make([]analysis.Token, 0, len(out))
+			}
+		}()
 	}
 	for i := 0; i < len(input); {
 		if input[i] < 0x80 && wbClass[input[i]] == wbSpace {

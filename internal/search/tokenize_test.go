@@ -6,6 +6,8 @@ import (
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	index "github.com/blevesearch/bleve_index_api"
+	"github.com/google/go-cmp/cmp"
 )
 
 // tokenizerCases are the texts where UAX #29 has rules beyond "letters and
@@ -73,4 +75,46 @@ func compareTokens(got, want analysis.TokenStream) string {
 		}
 	}
 	return ""
+}
+
+// The index build analyses every text into one reused token arena per
+// worker: each document's analysis must be exactly what a fresh analysis
+// gives, terms, positions and offsets, though the arena held the previous
+// document's tokens (a stream used after the arena's next use would show
+// here as another document's words).
+func TestArenaAnalysisMatchesFresh(t *testing.T) {
+	lib := loadLibrary(t)
+	m, err := newMapping()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newAnalyser(m)
+	ix := newIndex(lib)
+	var arena tokenArena
+	for rank := range ix.byRank {
+		d := ix.document(rank)
+		d.addIdentifiers()
+		reused := a.analyse(d, &arena)
+		fresh := a.analyse(d, nil)
+		if diff := cmp.Diff(fresh.counts, reused.counts, cmp.AllowUnexported(termCount{})); diff != "" {
+			t.Fatalf("%s: memory-field terms differ with a reused arena (-fresh +reused):\n%s", ix.byRank[rank].id(), diff)
+		}
+		if diff := cmp.Diff(fresh.lens, reused.lens); diff != "" {
+			t.Fatalf("%s: lengths differ (-fresh +reused):\n%s", ix.byRank[rank].id(), diff)
+		}
+		for _, f := range fresh.doc.Fields {
+			var got index.TokenFrequencies
+			for _, g := range reused.doc.Fields {
+				if g.Name() == f.Name() {
+					got = g.AnalyzedTokenFrequencies()
+				}
+			}
+			if diff := cmp.Diff(f.AnalyzedTokenFrequencies(), got, cmp.AllowUnexported(index.TokenFreq{})); diff != "" {
+				t.Fatalf("%s: field %s differs with a reused arena (-fresh +reused):\n%s", ix.byRank[rank].id(), f.Name(), diff)
+			}
+		}
+	}
+	if cap(arena.toks) == 0 {
+		t.Error("the arena was never used: the index build would allocate every token")
+	}
 }
