@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -105,4 +106,31 @@ func itoa(n int) string {
 		return string(rune('0' + n))
 	}
 	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+// A cold build runs the collector at buildGC % of the configured target
+// and gives the configured target back afterwards, also when builds
+// overlap; a collector turned off stays off.
+func TestTightenGC(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	current := func() int { p := debug.SetGCPercent(-1); debug.SetGCPercent(p); return p }
+	outer := tightenGC()
+	if got := current(); got != 100*buildGC/100 {
+		t.Fatalf("during a build GOGC = %d, want %d", got, buildGC)
+	}
+	inner := tightenGC()
+	outer()
+	outer() // a second call changes nothing
+	if got := current(); got != buildGC {
+		t.Fatalf("with a build still running GOGC = %d, want %d", got, buildGC)
+	}
+	inner()
+	if got := current(); got != 100 {
+		t.Fatalf("after the builds GOGC = %d, want the configured 100", got)
+	}
+	debug.SetGCPercent(-1)
+	tightenGC()()
+	if got := current(); got != -1 {
+		t.Fatalf("GOGC=off became %d", got)
+	}
 }

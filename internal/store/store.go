@@ -66,9 +66,11 @@ func openDB(path string) (*sql.DB, error) {
 // in memory, so a failed statement still rolls back), and a page cache
 // large enough to hold the indexes being filled keeps SQLite from reading
 // its own pages back from disk: at 10,000 incidents those reads and the
-// WAL were a third of the build.
+// WAL were a third of the build. The cache is memory outside Go's heap at
+// the cold load's peak (the index is built beside it): 8 MiB builds in the
+// same CPU time as 16 MiB and lowers that peak by about 10 MiB.
 func openBuildDB(path string) (*sql.DB, error) {
-	return openDSN(path, "?_pragma=foreign_keys(1)&_pragma=journal_mode(MEMORY)&_pragma=synchronous(OFF)&_pragma=cache_size(-16384)&_pragma=temp_store(MEMORY)")
+	return openDSN(path, "?_pragma=foreign_keys(1)&_pragma=journal_mode(MEMORY)&_pragma=synchronous(OFF)&_pragma=cache_size(-8192)&_pragma=temp_store(MEMORY)")
 }
 
 func openDSN(path, pragmas string) (*sql.DB, error) {
