@@ -16,6 +16,20 @@ import (
 // graphReady holds once cytoscape has laid out the graph of the page.
 const graphReady = `(() => { const el = document.querySelector(".graph-canvas"); return el && el.cy && el.querySelector("canvas") && el.cy.nodes().length > 0; })()`
 
+// graphStill holds once the document and its fonts are loaded and the
+// graph canvas (its place on the page, its pan and zoom) has not changed
+// for 250 ms.
+const graphStill = `(() => {
+	if (document.readyState !== "complete" || document.fonts.status !== "loaded") return false;
+	const el = document.querySelector(".graph-canvas"), cy = el.cy;
+	el.scrollIntoView();
+	const r = el.getBoundingClientRect(), p = cy.pan();
+	const k = [r.left, r.top, r.width, r.height, p.x, p.y, cy.zoom()].join(), now = performance.now();
+	const s = window.__graphStill || (window.__graphStill = {});
+	if (s.k !== k) { s.k = k; s.t = now; return false; }
+	return now - s.t >= 250;
+})()`
+
 type point struct {
 	X, Y float64
 	ID   string
@@ -34,6 +48,10 @@ func TestGraph(t *testing.T) {
 		tb := e.tab(t)
 		tb.open("/graph")
 		tb.waitJS("the graph", graphReady)
+		// The click below goes to coordinates read before it, so the page
+		// must have stopped moving: late fonts or content above the canvas
+		// once shifted it under the pointer and the click landed on a case.
+		tb.waitJS("the graph to hold still", graphStill)
 		// A real mouse click at the rendered position of a term node that
 		// no other node overlaps, GPU driver when it stands free.
 		p := eval[point](tb, `(() => {
