@@ -144,7 +144,9 @@ func tightenGC() (restore func()) {
 	gcTight.Lock()
 	defer gcTight.Unlock()
 	if gcTight.depth == 0 {
-		gcTight.prev = debug.SetGCPercent(100)
+		// Reading the target means setting one: -1 (off) until the
+		// tighter one is known.
+		gcTight.prev = debug.SetGCPercent(-1)
 		debug.SetGCPercent(gcTight.prev)
 		if gcTight.prev > 0 {
 			debug.SetGCPercent(max(1, gcTight.prev*buildGC/100))

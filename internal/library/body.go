@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"math"
 
 	"github.com/golang/snappy"
 )
@@ -112,10 +113,10 @@ func (b Body) sections() ([]Section, error) {
 		if n := d.count(); n > 0 {
 			s.Anchors = make([]Heading, n)
 			for j := range s.Anchors {
-				s.Anchors[j] = Heading{ID: d.str(), Title: d.str(), Level: d.count()}
+				s.Anchors[j] = Heading{ID: d.str(), Title: d.str(), Level: d.num()}
 			}
 		}
-		s.Line = d.count()
+		s.Line = d.num()
 	}
 	if d.bad || len(d.raw) != 0 {
 		return nil, errBody
@@ -143,12 +144,22 @@ func (d *bodyDecoder) uvarint() uint64 {
 	return n
 }
 
-// count reads a length or a small number, refusing one larger than the
-// bytes left (each counted item takes at least one byte), so a damaged
-// body cannot ask for a huge allocation.
+// count reads how many items follow, refusing more than the bytes left
+// (each item takes at least one byte), so a damaged body cannot ask for a
+// huge allocation.
 func (d *bodyDecoder) count() int {
 	n := d.uvarint()
-	if n > uint64(len(d.raw))+1<<20 {
+	if n > uint64(len(d.raw)) {
+		d.bad = true
+		return 0
+	}
+	return int(n)
+}
+
+// num reads a number that sizes nothing (a line, a heading level).
+func (d *bodyDecoder) num() int {
+	n := d.uvarint()
+	if n > math.MaxInt32 {
 		d.bad = true
 		return 0
 	}

@@ -19,7 +19,7 @@ func TestBodyKeepsEverySection(t *testing.T) {
 	secs := []Section{
 		{ID: "a", Title: "A", Markdown: "- one\n- **two**", HTML: "<ul>\n<li>one</li>\n<li><strong>two</strong></li>\n</ul>\n", Text: "one two",
 			Commands: []string{"kubectl get pods", "nvidia-smi -q"}, Anchors: []Heading{{ID: "a-1", Title: "First", Level: 3}, {ID: "a-1-1", Title: "Deeper", Level: 4}}, Line: 12},
-		{ID: "b", Title: "B", Line: 300},
+		{ID: "b", Title: "B", Line: 2_000_000},
 		{ID: "c", Title: "대응", Markdown: "드라이버를 되돌렸다.", HTML: "<p>드라이버를 되돌렸다.</p>\n", Text: "드라이버를 되돌렸다.", Line: 4021},
 	}
 	want := append([]Section(nil), secs...)
