@@ -28,28 +28,57 @@ func snapshotPath(dir, hash string) string {
 	return filepath.Join(dir, snapshotPrefix+shortHash(hash)+".gob")
 }
 
-// saveSnapshot writes lib's snapshot under a temporary name and renames it
-// into place when complete, so a reader never sees half a file.
-func saveSnapshot(dir string, lib *library.Library) error {
-	f, err := os.CreateTemp(dir, "."+snapshotPrefix+shortHash(lib.Hash)+"-*.tmp")
+// bodiesPath is the snapshot's bodies file: the incidents' section texts,
+// which the library served reads from there (library.Body).
+func bodiesPath(dir, hash string) string {
+	return filepath.Join(dir, snapshotPrefix+shortHash(hash)+".bodies")
+}
+
+// saveSnapshot writes lib's snapshot under temporary names and renames it
+// into place when complete, its bodies file first, so a reader never sees
+// half of it. Then lib's bodies are read from that file instead of held in
+// memory.
+func saveSnapshot(dir string, lib *library.Library) (err error) {
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("content: library snapshot: %w", err)
+		}
+	}()
+	tmp := func() (*os.File, error) {
+		return os.CreateTemp(dir, "."+snapshotPrefix+shortHash(lib.Hash)+"-*.tmp")
+	}
+	f, err := tmp()
 	if err != nil {
-		return fmt.Errorf("content: library snapshot: %w", err)
+		return err
 	}
 	defer os.Remove(f.Name())
-	w := bufio.NewWriterSize(f, 1<<20)
-	err = library.WriteSnapshot(w, lib)
-	if err == nil {
-		err = w.Flush()
+	bf, err := tmp()
+	if err != nil {
+		f.Close()
+		return err
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	defer os.Remove(bf.Name())
+	w, bw := bufio.NewWriterSize(f, 1<<20), bufio.NewWriterSize(bf, 1<<20)
+	places, err := library.WriteSnapshot(w, bw, lib)
+	for _, e := range []error{w.Flush(), bw.Flush(), f.Close(), bf.Close()} {
+		if err == nil {
+			err = e
+		}
+	}
+	if err == nil {
+		err = os.Rename(bf.Name(), bodiesPath(dir, lib.Hash))
 	}
 	if err == nil {
 		err = os.Rename(f.Name(), snapshotPath(dir, lib.Hash))
 	}
 	if err != nil {
-		return fmt.Errorf("content: library snapshot: %w", err)
+		return err
 	}
+	rf, err := os.Open(bodiesPath(dir, lib.Hash))
+	if err != nil {
+		return err
+	}
+	places.MoveTo(rf)
 	return nil
 }
 
@@ -61,7 +90,16 @@ func loadSnapshot(dir, hash string, tax *library.Taxonomy) (*library.Library, er
 		return nil, err
 	}
 	defer f.Close()
-	return library.ReadSnapshot(bufio.NewReaderSize(f, 1<<20), tax, hash)
+	bf, err := os.Open(bodiesPath(dir, hash))
+	if err != nil {
+		return nil, err
+	}
+	lib, err := library.ReadSnapshot(bufio.NewReaderSize(f, 1<<20), bf, tax, hash)
+	if err != nil {
+		bf.Close()
+		return nil, err
+	}
+	return lib, nil
 }
 
 // pruneSnapshots removes snapshots, finished or not, of every hash but

@@ -1,6 +1,8 @@
 package content
 
 import (
+	"github.com/google/go-cmp/cmp"
+
 	"context"
 	"io"
 	"log/slog"
@@ -27,6 +29,26 @@ func TestWarmStartDecodesTheSnapshotInsteadOfParsing(t *testing.T) {
 	if _, err := os.Stat(snapshotPath(data, cold.Hash)); err != nil {
 		t.Fatalf("no snapshot after a cold load: %v", err)
 	}
+	// The cold load's library, still served, now reads its section texts
+	// from the snapshot's bodies file; deleting the data folder (it is
+	// safe to) leaves them readable.
+	if err := os.RemoveAll(data); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"IL-9001", "IL-9002"} {
+		in, ok := cold.Search.Incident(id)
+		if !ok || len(in.FullSections()) == 0 || in.FullSections()[0].HTML == "" || (id == "IL-9001" && len(in.Ko.FullSections()) == 0) {
+			t.Errorf("%s after the cold load's snapshot: %v", id, ok)
+		}
+	}
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l0 := quietLoader(lib, data)
+	if _, err := l0.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	l0.Close()
 
 	l2 := quietLoader(lib, data)
 	t.Cleanup(l2.Close)
@@ -53,8 +75,16 @@ func TestWarmStartDecodesTheSnapshotInsteadOfParsing(t *testing.T) {
 		t.Fatalf("decoded %d incidents, parsed %d", len(decoded.Incidents), len(parsed.Incidents))
 	}
 	for _, in := range parsed.Incidents {
-		if got, ok := decoded.Incident(in.ID); !ok || got.Title != in.Title || len(got.Sections) != len(in.Sections) {
+		got, ok := decoded.Incident(in.ID)
+		if !ok || got.Title != in.Title {
 			t.Errorf("incident %s differs after the snapshot", in.ID)
+			continue
+		}
+		if diff := cmp.Diff(in.FullSections(), got.FullSections()); diff != "" {
+			t.Errorf("incident %s: sections after the snapshot (-parsed +decoded):\n%s", in.ID, diff)
+		}
+		if diff := cmp.Diff(in.Ko.FullSections(), got.Ko.FullSections()); diff != "" {
+			t.Errorf("incident %s: Korean sections after the snapshot (-parsed +decoded):\n%s", in.ID, diff)
 		}
 	}
 }
@@ -68,21 +98,36 @@ func TestDamagedSnapshotFallsBackToParsing(t *testing.T) {
 		t.Fatal(err)
 	}
 	l1.Close()
-	if err := os.WriteFile(snapshotPath(data, cold.Hash), []byte("not a snapshot"), 0o644); err != nil {
-		t.Fatal(err)
+	// The snapshot itself damaged, its bodies file damaged, or gone.
+	damage := map[string]func() error{
+		"snapshot": func() error { return os.WriteFile(snapshotPath(data, cold.Hash), []byte("not a snapshot"), 0o644) },
+		"bodies": func() error {
+			b, err := os.ReadFile(bodiesPath(data, cold.Hash))
+			if err != nil {
+				return err
+			}
+			b[len(b)/3] ^= 0x10
+			return os.WriteFile(bodiesPath(data, cold.Hash), b, 0o644)
+		},
+		"bodies gone": func() error { return os.Remove(bodiesPath(data, cold.Hash)) },
 	}
-	l2 := quietLoader(lib, data)
-	again, err := l2.Load(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if again.Warm || again.Incidents != cold.Incidents {
-		t.Errorf("damaged snapshot: warm %v, %d incidents, want %d", again.Warm, again.Incidents, cold.Incidents)
-	}
-	l2.Close()
-	// The parse wrote a good snapshot again.
-	if _, err := loadSnapshot(data, cold.Hash, again.Taxonomy); err != nil {
-		t.Errorf("no usable snapshot after parsing: %v", err)
+	for _, name := range []string{"snapshot", "bodies", "bodies gone"} {
+		if err := damage[name](); err != nil {
+			t.Fatal(err)
+		}
+		l2 := quietLoader(lib, data)
+		again, err := l2.Load(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.Warm || again.Incidents != cold.Incidents {
+			t.Errorf("%s damaged: warm %v, %d incidents, want %d", name, again.Warm, again.Incidents, cold.Incidents)
+		}
+		l2.Close()
+		// The parse wrote a good snapshot again.
+		if _, err := loadSnapshot(data, cold.Hash, again.Taxonomy); err != nil {
+			t.Errorf("%s damaged: no usable snapshot after parsing: %v", name, err)
+		}
 	}
 }
 
@@ -90,6 +135,7 @@ func TestPruneSnapshots(t *testing.T) {
 	dir := t.TempDir()
 	keep, old := "aaaaaaaaaaaaaaaa1111", "bbbbbbbbbbbbbbbb2222"
 	for _, name := range []string{filepath.Base(snapshotPath(dir, keep)), filepath.Base(snapshotPath(dir, old)),
+		filepath.Base(bodiesPath(dir, keep)), filepath.Base(bodiesPath(dir, old)),
 		".library-" + old[:16] + "-123.tmp", ".library-" + keep[:16] + "-456.tmp", "casebook-other.db"} {
 		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
 			t.Fatal(err)
@@ -101,7 +147,7 @@ func TestPruneSnapshots(t *testing.T) {
 	for _, e := range entries {
 		left = append(left, e.Name())
 	}
-	want := []string{".library-aaaaaaaaaaaaaaaa-456.tmp", "casebook-other.db", "library-aaaaaaaaaaaaaaaa.gob"}
+	want := []string{".library-aaaaaaaaaaaaaaaa-456.tmp", "casebook-other.db", "library-aaaaaaaaaaaaaaaa.bodies", "library-aaaaaaaaaaaaaaaa.gob"}
 	if len(left) != len(want) {
 		t.Fatalf("left %v, want %v", left, want)
 	}

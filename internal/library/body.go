@@ -1,11 +1,14 @@
 package library
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"math"
+	"os"
+	"sync/atomic"
 
 	"github.com/golang/snappy"
 )
@@ -17,13 +20,118 @@ import (
 // library's memory at 10,000 incidents: 62.5 MB with their texts, and
 // still about 14 MB of Section structs (mostly empty text fields) once the
 // texts alone were packed; packing the structs too took the live heap
-// after a cold load from 78.4 to 68.0 MB. Sections are read only when the
-// SQLite read model is built, when search builds or shows a document and
-// when an export writes them. A Body is never changed once made; FullSections
-// decodes a copy, so readers need no lock. Its first four bytes are a
-// CRC-32C of the rest, which ReadSnapshot checks for every body it
-// restores, so a damaged snapshot is parsed again instead of served.
-type Body []byte
+// after a cold load from 78.4 to 68.0 MB.
+//
+// Packed, they were still 17–26 MB of a served library's heap, and the
+// collector lets the heap grow to twice what is live, for texts read only
+// when the SQLite read model is built, when search builds or shows a
+// document and when an export writes them. So once the library's snapshot
+// is written, each Body moves from memory to its place in the snapshot's
+// bodies file, and a warm start restores it as that place: its texts are
+// read back (a pread of a few KB, in the page cache) when asked for.
+//
+// A Body is never changed once made, except for that move, which readers
+// do not notice: FullSections decodes a copy, so readers need no lock. Its
+// packed bytes start with a CRC-32C of the rest, checked on every read, so
+// a damaged file shows an incident without sections instead of wrong text,
+// and ReadSnapshot checks every body it restores, so a damaged snapshot is
+// parsed again instead of served.
+type Body struct {
+	c *bodyCell // nil: no sections
+}
+
+// bodyCell is where a Body's bytes are: in memory until they move to a
+// file. A move stores loc before it clears mem, so a reader that finds mem
+// empty finds loc set. Two moves of one cell (a body shared by two
+// libraries, each saving its snapshot) leave it at either place, which
+// hold the same bytes.
+type bodyCell struct {
+	mem atomic.Pointer[[]byte]
+	loc atomic.Pointer[bodyLoc]
+}
+
+// bodyLoc is a body's place in a bodies file.
+type bodyLoc struct {
+	f   *bodyFile
+	off int64
+	n   int
+}
+
+// bodyFile is an open bodies file, shared by the bodies it holds and
+// closed by the runtime when the last of them is gone. Deleting the file
+// (the data folder is safe to delete) leaves it readable while open.
+type bodyFile struct {
+	f *os.File
+}
+
+func memBody(b []byte) Body {
+	c := &bodyCell{}
+	c.mem.Store(&b)
+	return Body{c: c}
+}
+
+func fileBody(f *bodyFile, off int64, n int) Body {
+	c := &bodyCell{}
+	c.loc.Store(&bodyLoc{f: f, off: off, n: n})
+	return Body{c: c}
+}
+
+// GobEncode and GobDecode keep a Body out of a snapshot's gob stream:
+// WriteSnapshot writes the bytes to the bodies file and their place after
+// the incident (see snapshotSpans).
+func (Body) GobEncode() ([]byte, error) { return []byte{}, nil }
+
+// GobDecode leaves the Body empty; see GobEncode.
+func (*Body) GobDecode([]byte) error { return nil }
+
+// bytes returns the packed bytes, read from the file when they moved
+// there.
+func (b Body) bytes() ([]byte, error) {
+	if b.c == nil {
+		return nil, nil
+	}
+	if m := b.c.mem.Load(); m != nil {
+		return *m, nil
+	}
+	l := b.c.loc.Load()
+	buf := make([]byte, l.n)
+	if _, err := l.f.f.ReadAt(buf, l.off); err != nil {
+		return nil, fmt.Errorf("%w: %v", errBody, err)
+	}
+	return buf, nil
+}
+
+// moveTo records that b's bytes are at off in f and lets go of them in
+// memory.
+func (b Body) moveTo(f *bodyFile, off int64) {
+	if b.c == nil {
+		return
+	}
+	m := b.c.mem.Load()
+	if m == nil {
+		return
+	}
+	b.c.loc.Store(&bodyLoc{f: f, off: off, n: len(*m)})
+	b.c.mem.Store(nil)
+}
+
+// same reports whether a and b are one body (the same cell), as two views
+// of a library sharing their common incidents hold them.
+func (b Body) same(o Body) bool { return b.c == o.c }
+
+// Equal reports whether b and o hold the same packed sections, wherever
+// each is kept (go-cmp uses it to compare incidents).
+func (b Body) Equal(o Body) bool {
+	pb, err := b.bytes()
+	if err != nil {
+		return false
+	}
+	po, err := o.bytes()
+	return err == nil && bytes.Equal(pb, po)
+}
+
+// IsZero reports whether b holds no sections.
+func (b Body) IsZero() bool { return b.c == nil }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -32,8 +140,12 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // misread.
 func pack(secs []Section) Body {
 	if len(secs) == 0 {
-		return nil
+		return Body{}
 	}
+	return memBody(packBytes(secs))
+}
+
+func packBytes(secs []Section) []byte {
 	n := binary.MaxVarintLen32
 	for _, s := range secs {
 		n += len(s.ID) + len(s.Title) + len(s.Markdown) + len(s.HTML) + len(s.Text) + 8*binary.MaxVarintLen32
@@ -67,17 +179,15 @@ func pack(secs []Section) Body {
 		raw = binary.AppendUvarint(raw, uint64(s.Line))
 	}
 	z := snappy.Encode(nil, raw)
-	b := make(Body, 4+len(z))
+	b := make([]byte, 4+len(z))
 	binary.LittleEndian.PutUint32(b, crc32.Checksum(z, castagnoli))
 	copy(b[4:], z)
 	return b
 }
 
-// check reports whether b is whole: its checksum matches.
-func (b Body) check() error {
-	if b == nil {
-		return nil
-	}
+// checkPacked reports whether packed bytes are whole: their checksum
+// matches.
+func checkPacked(b []byte) error {
 	if len(b) < 4 || binary.LittleEndian.Uint32(b) != crc32.Checksum(b[4:], castagnoli) {
 		return errBody
 	}
@@ -90,7 +200,16 @@ var errBody = errors.New("library: section body does not decode")
 
 // sections decodes the sections b holds.
 func (b Body) sections() ([]Section, error) {
-	if err := b.check(); err != nil {
+	p, err := b.bytes()
+	if err != nil || p == nil {
+		return nil, err
+	}
+	return unpack(p)
+}
+
+// unpack decodes what packBytes wrote.
+func unpack(b []byte) ([]Section, error) {
+	if err := checkPacked(b); err != nil {
 		return nil, err
 	}
 	raw, err := snappy.Decode(nil, b[4:])
@@ -194,10 +313,10 @@ func (ko *IncidentKo) FullSections() []Section {
 // their texts, for what writes them out: the SQLite read model, exports.
 func (in *Incident) WithBodies() *Incident {
 	out := *in
-	out.Sections, out.Body = in.FullSections(), nil
+	out.Sections, out.Body = in.FullSections(), Body{}
 	if in.Ko != nil {
 		ko := *in.Ko
-		ko.Sections, ko.Body = in.Ko.FullSections(), nil
+		ko.Sections, ko.Body = in.Ko.FullSections(), Body{}
 		out.Ko = &ko
 	}
 	return &out
@@ -205,10 +324,11 @@ func (in *Incident) WithBodies() *Incident {
 
 // fillOrBare returns secs when there is no Body, else the sections b
 // holds. A Body was made by pack in this process or checked by
-// ReadSnapshot, so decoding cannot fail short of corrupt memory; if it ever
-// did, the incident shows no sections rather than taking the server down.
+// ReadSnapshot, so decoding fails only when its file was damaged or cut
+// short while served; the incident then shows no sections rather than
+// taking the server down or showing wrong text.
 func fillOrBare(b Body, secs []Section) []Section {
-	if b == nil {
+	if b.c == nil {
 		return secs
 	}
 	out, err := b.sections()

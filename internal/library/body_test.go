@@ -1,9 +1,13 @@
 package library
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"os"
+	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/golang/snappy"
@@ -39,6 +43,16 @@ func TestBodyKeepsEverySection(t *testing.T) {
 	if diff := cmp.Diff(want, in.FullSections()); diff != "" {
 		t.Errorf("FullSections (-want +got):\n%s", diff)
 	}
+	// Moved to a file (as once the snapshot is written), the same
+	// sections come back, read from there; the memory is let go.
+	f := bodiesFile(t, []byte("before"), packBytes(want))
+	b.moveTo(&bodyFile{f: f}, int64(len("before")))
+	if b.c.mem.Load() != nil {
+		t.Error("a moved body still holds its bytes in memory")
+	}
+	if diff := cmp.Diff(want, in.FullSections()); diff != "" {
+		t.Errorf("FullSections read from the file (-want +got):\n%s", diff)
+	}
 	// A store-read incident has no Body: its own sections.
 	if got := (&Incident{Sections: want[:1]}).FullSections(); len(got) != 1 || got[0].HTML != want[0].HTML {
 		t.Errorf("FullSections without a body = %+v", got)
@@ -48,18 +62,77 @@ func TestBodyKeepsEverySection(t *testing.T) {
 // A damaged or truncated body is an error, never garbage or a panic, and
 // FullSections then shows no sections.
 func TestBodyDamaged(t *testing.T) {
-	b := pack([]Section{{ID: "a", Title: "A", Markdown: "text", Commands: []string{"x"}}})
-	bad := append(Body(nil), b...)
+	b := packBytes([]Section{{ID: "a", Title: "A", Markdown: "text", Commands: []string{"x"}}})
+	bad := bytes.Clone(b)
 	bad[len(bad)-1] ^= 1
-	if _, err := bad.sections(); !errors.Is(err, errBody) {
+	if _, err := memBody(bad).sections(); !errors.Is(err, errBody) {
 		t.Errorf("a damaged body: err = %v, want errBody", err)
 	}
-	if got := (&Incident{Body: bad}).FullSections(); got != nil {
+	if got := (&Incident{Body: memBody(bad)}).FullSections(); got != nil {
 		t.Errorf("FullSections of a damaged body = %+v, want none", got)
 	}
-	if _, err := Body(b[:3]).sections(); !errors.Is(err, errBody) {
+	if _, err := memBody(b[:3]).sections(); !errors.Is(err, errBody) {
 		t.Errorf("a body shorter than its checksum: err = %v, want errBody", err)
 	}
+	// In a file: damaged there, or the file cut short while served.
+	f := bodiesFile(t, bad)
+	if got := (&Incident{Body: fileBody(&bodyFile{f: f}, 0, len(bad))}).FullSections(); got != nil {
+		t.Errorf("FullSections of a damaged body in its file = %+v, want none", got)
+	}
+	f = bodiesFile(t, b)
+	if err := os.Truncate(f.Name(), int64(len(b)/2)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fileBody(&bodyFile{f: f}, 0, len(b)).sections(); !errors.Is(err, errBody) {
+		t.Errorf("a body whose file was cut short: err = %v, want errBody", err)
+	}
+}
+
+// Readers of a body while it moves to its file (the snapshot is written
+// in the background, after the library is served) always get its
+// sections; go test -race checks the move is safe.
+func TestBodyMovesUnderReaders(t *testing.T) {
+	want := []Section{{ID: "a", Title: "A", Markdown: "text", HTML: "<p>text</p>", Text: "text"}}
+	p := packBytes(want)
+	f := bodiesFile(t, p)
+	bodies := make([]Body, 200)
+	for i := range bodies {
+		bodies[i] = memBody(bytes.Clone(p))
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, b := range bodies {
+				if got, err := b.sections(); err != nil || len(got) != 1 || got[0].HTML != want[0].HTML {
+					t.Errorf("sections during the move = %+v, %v", got, err)
+					return
+				}
+			}
+		}()
+	}
+	bf := &bodyFile{f: f}
+	for _, b := range bodies {
+		b.moveTo(bf, 0)
+	}
+	wg.Wait()
+}
+
+// bodiesFile writes parts one after the other to a file and opens it for
+// reading.
+func bodiesFile(t *testing.T, parts ...[]byte) *os.File {
+	t.Helper()
+	name := filepath.Join(t.TempDir(), "bodies")
+	if err := os.WriteFile(name, bytes.Join(parts, nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }
 
 // FuzzBodySections feeds bodies with a valid checksum over arbitrary
@@ -69,14 +142,12 @@ func FuzzBodySections(f *testing.F) {
 	f.Add([]byte{1, 1, 'a', 0, 0, 0, 0, 0, 0, 0})
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0x0f})
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		b := pack([]Section{{ID: "x"}})
-		z := snappyEncode(raw)
-		b = append(b[:4:4], z...)
+		b := append(make([]byte, 4), snappyEncode(raw)...)
 		setChecksum(b)
-		b.sections()
+		unpack(b)
 	})
 }
 
 func snappyEncode(raw []byte) []byte { return snappy.Encode(nil, raw) }
 
-func setChecksum(b Body) { binary.LittleEndian.PutUint32(b, crc32.Checksum(b[4:], castagnoli)) }
+func setChecksum(b []byte) { binary.LittleEndian.PutUint32(b, crc32.Checksum(b[4:], castagnoli)) }

@@ -1,12 +1,15 @@
 package library
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"encoding/gob"
 	"encoding/hex"
 	"fmt"
 	"io"
+	"os"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -18,8 +21,9 @@ import (
 // change bodyLayout with pack.
 var snapshotVersion = bodyLayout + ":" + typeFingerprint(reflect.TypeFor[Incident](), reflect.TypeFor[Playbook](), reflect.TypeFor[LayerInfo]())
 
-// bodyLayout names the layout pack writes (framing, compression, checksum).
-const bodyLayout = "body2"
+// bodyLayout names the layout pack writes (framing, compression, checksum)
+// and where a snapshot keeps it (body3: a bodies file beside the gob).
+const bodyLayout = "body3"
 
 func typeFingerprint(types ...reflect.Type) string {
 	var b strings.Builder
@@ -53,31 +57,91 @@ func typeFingerprint(types ...reflect.Type) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// snapshotHeader opens a snapshot; the incidents and then the playbooks
-// follow one gob value each, so neither writing nor reading ever holds the
-// whole encoding in memory.
+// snapshotHeader opens a snapshot; the incidents, each followed by the
+// place of its bodies (snapshotSpans), and then the playbooks follow one gob
+// value each, so neither writing nor reading ever holds the whole encoding
+// in memory.
 type snapshotHeader struct {
 	Version   string
 	Hash      string
 	Incidents int
 	Playbooks int
 	Layers    []LayerInfo
+	// BodyBytes is the size of the bodies file written with the snapshot.
+	BodyBytes int64
+}
+
+// snapshotSpans are an incident's two bodies' places in the bodies file:
+// English, then Korean. A length of zero is no body.
+type snapshotSpans struct {
+	Off, N, KoOff, KoN int64
+}
+
+// BodyPlaces records where WriteSnapshot wrote each body, so that the
+// library's bodies can move there once the file is in place (MoveTo).
+type BodyPlaces struct {
+	bodies []Body
+	offs   []int64
+}
+
+// MoveTo lets the bodies WriteSnapshot wrote be read from f, the bodies
+// file it wrote, instead of being held in memory. f stays open as long as
+// a body refers to it. Bodies already in a file stay where they are.
+func (p *BodyPlaces) MoveTo(f *os.File) {
+	bf := &bodyFile{f: f}
+	for i, b := range p.bodies {
+		b.moveTo(bf, p.offs[i])
+	}
 }
 
 // WriteSnapshot writes lib's incidents and playbooks, parsed and
 // rendered, so that ReadSnapshot can restore them without parsing
 // Markdown. Decoding is several times faster than parsing, which is what
-// makes a warm start of a large library fast. The incidents' section texts
-// are written as they are held, compressed (see Body). The taxonomy is not
-// in it: it is small and parsed from taxonomy.yaml anyway.
-func WriteSnapshot(w io.Writer, lib *Library) error {
+// makes a warm start of a large library fast. The incidents' section
+// texts go to bodies, packed as they are held (see Body), one after the
+// other; w has their places. The taxonomy is not in it: it is small and
+// parsed from taxonomy.yaml anyway.
+func WriteSnapshot(w, bodies io.Writer, lib *Library) (*BodyPlaces, error) {
+	// The bodies first, so that the header can say how many bytes they
+	// are and each incident where its own are.
+	places := &BodyPlaces{}
+	spans := make([]snapshotSpans, len(lib.Incidents))
+	var off int64
+	put := func(b Body) (int64, int64, error) {
+		p, err := b.bytes()
+		if err != nil || len(p) == 0 {
+			return 0, 0, err
+		}
+		if _, err := bodies.Write(p); err != nil {
+			return 0, 0, err
+		}
+		places.bodies, places.offs = append(places.bodies, b), append(places.offs, off)
+		at := off
+		off += int64(len(p))
+		return at, int64(len(p)), nil
+	}
+	var err error
+	for i, in := range lib.Incidents {
+		sp := &spans[i]
+		if sp.Off, sp.N, err = put(in.Body); err != nil {
+			return nil, fmt.Errorf("library: write snapshot: %s: %w", in.ID, err)
+		}
+		if in.Ko != nil {
+			if sp.KoOff, sp.KoN, err = put(in.Ko.Body); err != nil {
+				return nil, fmt.Errorf("library: write snapshot: %s (Korean): %w", in.ID, err)
+			}
+		}
+	}
 	enc := gob.NewEncoder(w)
-	err := enc.Encode(snapshotHeader{Version: snapshotVersion, Hash: lib.Hash, Incidents: len(lib.Incidents), Playbooks: len(lib.Playbooks), Layers: lib.Layers})
-	for _, in := range lib.Incidents {
+	err = enc.Encode(snapshotHeader{Version: snapshotVersion, Hash: lib.Hash, Incidents: len(lib.Incidents), Playbooks: len(lib.Playbooks),
+		Layers: lib.Layers, BodyBytes: off})
+	for i, in := range lib.Incidents {
 		if err != nil {
 			break
 		}
-		err = enc.Encode(in)
+		if err = enc.Encode(in); err == nil {
+			err = enc.Encode(spans[i])
+		}
 	}
 	for _, pb := range lib.Playbooks {
 		if err != nil {
@@ -86,15 +150,18 @@ func WriteSnapshot(w io.Writer, lib *Library) error {
 		err = enc.Encode(pb)
 	}
 	if err != nil {
-		return fmt.Errorf("library: write snapshot: %w", err)
+		return nil, fmt.Errorf("library: write snapshot: %w", err)
 	}
-	return nil
+	return places, nil
 }
 
 // ReadSnapshot restores a Library written by WriteSnapshot, with tax as
-// its taxonomy. It fails unless the snapshot is whole and of the content
-// with this hash, or an incident's section texts (Body) are damaged.
-func ReadSnapshot(r io.Reader, tax *Taxonomy, hash string) (*Library, error) {
+// its taxonomy, from r and the bodies file written with it, which its
+// incidents' bodies then read (it stays open while they are referred to;
+// on an error the caller closes it). It fails unless the snapshot is
+// whole and of the content with this hash, and every body in the file is
+// where the snapshot says and whole (its checksum matches).
+func ReadSnapshot(r io.Reader, bodies *os.File, tax *Taxonomy, hash string) (*Library, error) {
 	dec := gob.NewDecoder(r)
 	var h snapshotHeader
 	if err := dec.Decode(&h); err != nil {
@@ -103,23 +170,66 @@ func ReadSnapshot(r io.Reader, tax *Taxonomy, hash string) (*Library, error) {
 	if h.Version != snapshotVersion || h.Hash != hash {
 		return nil, fmt.Errorf("library: snapshot is version %s of %.12s, want version %s of %.12s", h.Version, h.Hash, snapshotVersion, hash)
 	}
+	st, err := bodies.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("library: read snapshot: %w", err)
+	}
+	if st.Size() != h.BodyBytes {
+		return nil, fmt.Errorf("library: read snapshot: %w: the bodies file has %d bytes, the snapshot wrote %d", errBody, st.Size(), h.BodyBytes)
+	}
+	if h.Incidents < 0 || h.Playbooks < 0 || h.Incidents > 1<<24 || h.Playbooks > 1<<24 {
+		return nil, fmt.Errorf("library: read snapshot: %d incidents and %d playbooks", h.Incidents, h.Playbooks)
+	}
 	lib := &Library{Taxonomy: tax, Hash: hash, Layers: h.Layers, Incidents: make([]*Incident, 0, h.Incidents), Playbooks: make([]*Playbook, 0, h.Playbooks),
 		incByID: make(map[string]*Incident, h.Incidents), pbByID: make(map[string]*Playbook, h.Playbooks)}
+	// Every body is checked as it is placed, reading the file once from
+	// start to end: the writer put them one after the other.
+	bf := &bodyFile{f: bodies}
+	check := bufio.NewReaderSize(io.NewSectionReader(bodies, 0, h.BodyBytes), 1<<20)
+	var off int64
+	var buf []byte
+	place := func(at, n int64) (Body, error) {
+		if n == 0 {
+			return Body{}, nil
+		}
+		if at != off || n < 4 || n > h.BodyBytes-off {
+			return Body{}, fmt.Errorf("%w: at %d+%d, want %d", errBody, at, n, off)
+		}
+		buf = slices.Grow(buf[:0], int(n))[:n]
+		if _, err := io.ReadFull(check, buf); err != nil {
+			return Body{}, fmt.Errorf("%w: %v", errBody, err)
+		}
+		if err := checkPacked(buf); err != nil {
+			return Body{}, err
+		}
+		off += n
+		return fileBody(bf, at, int(n)), nil
+	}
 	for range h.Incidents {
 		in := &Incident{}
-		if err := dec.Decode(in); err != nil {
+		var sp snapshotSpans
+		err := dec.Decode(in)
+		if err == nil {
+			err = dec.Decode(&sp)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("library: read snapshot: %w", err)
 		}
-		if err := in.Body.check(); err != nil {
+		if in.Body, err = place(sp.Off, sp.N); err != nil {
 			return nil, fmt.Errorf("library: read snapshot: %s: %w", in.ID, err)
 		}
 		if in.Ko != nil {
-			if err := in.Ko.Body.check(); err != nil {
+			if in.Ko.Body, err = place(sp.KoOff, sp.KoN); err != nil {
 				return nil, fmt.Errorf("library: read snapshot: %s (Korean): %w", in.ID, err)
 			}
+		} else if sp.KoN != 0 {
+			return nil, fmt.Errorf("library: read snapshot: %s: %w: a Korean body without a Korean text", in.ID, errBody)
 		}
 		lib.incByID[in.ID] = in
 		lib.Incidents = append(lib.Incidents, in)
+	}
+	if off != h.BodyBytes {
+		return nil, fmt.Errorf("library: read snapshot: %w: the bodies end at %d of %d bytes", errBody, off, h.BodyBytes)
 	}
 	for range h.Playbooks {
 		pb := &Playbook{}

@@ -52,7 +52,7 @@ func syntheticLibrary(tb testing.TB, n int) *library.Library {
 		in.Year = 2015 + rng.IntN(12)
 		in.Date = fmt.Sprintf("%d-%02d-%02d", in.Year, 1+rng.IntN(12), 1+rng.IntN(28))
 		full := src.FullSections()
-		in.Sections, in.Body = make([]library.Section, len(full)), nil
+		in.Sections, in.Body = make([]library.Section, len(full)), library.Body{}
 		for j, s := range full {
 			s.Text = s.Text + " " + words(15)
 			in.Sections[j] = s
