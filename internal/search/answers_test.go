@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"casebook/internal/library"
@@ -221,31 +222,94 @@ func TestCacheKeyIgnoresFilterOrder(t *testing.T) {
 	_ = context.Background
 }
 
-// The cache holds answers within its bound, counting the bytes it keeps.
+// The cache holds answers within its bound, counting the bytes it keeps,
+// and every answer it still has comes back byte for byte, however the
+// ring has wrapped.
 func TestCacheStaysWithinItsBound(t *testing.T) {
 	const max = 64 << 10
 	c := newResultCache(max, nil)
+	defer c.close()
+	kept := map[string][]byte{}
 	for i := range 200 {
 		r := &Result{Query: fmt.Sprint("q", i), Total: 1}
-		for h := 0; h < 10; h++ {
+		for h := 0; h < 1+i%10; h++ {
 			r.Hits = append(r.Hits, Hit{ID: fmt.Sprintf("IL-%04d", h), Title: fmt.Sprint("title ", i, h), Summary: strings.Repeat(fmt.Sprint("summary ", i, " "), 40)})
 		}
 		body, err := r.body()
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.put(fmt.Sprint("k", i), packBody(body))
+		z := packBody(body)
+		key := fmt.Sprint("k", i)
+		kept[key] = z
+		c.put(key, z)
 		var held int64
 		for el := c.order.Front(); el != nil; el = el.Next() {
-			e := el.Value.(*cacheEntry)
-			held += int64(cap(e.z) + len(e.key))
+			held += int64(el.Value.(*cacheEntry).n)
 		}
-		if c.cur > max || held > max {
-			t.Fatalf("after %d answers the cache counts %d bytes and holds %d, bound %d", i+1, c.cur, held, max)
+		if held > max || int64(len(c.ring)) > max {
+			t.Fatalf("after %d answers the cache holds %d bytes in a ring of %d, bound %d", i+1, held, len(c.ring), max)
+		}
+		for k := range c.byKey {
+			if got, ok := c.get(k, nil); !ok || !bytes.Equal(got, kept[k]) {
+				t.Fatalf("after %d answers, %s comes back as %d bytes, want %d", i+1, k, len(got), len(kept[k]))
+			}
 		}
 	}
 	if len(c.byKey) < 10 {
 		t.Errorf("a 64 KiB cache holds %d small answers", len(c.byKey))
+	}
+}
+
+// An answer asked for again and again stays while many others pass
+// through and are dropped, as with least-recently-used; one never asked
+// for again goes.
+func TestCacheKeepsAnswersInUse(t *testing.T) {
+	const max = 64 << 10
+	c := newResultCache(max, nil)
+	defer c.close()
+	answer := func(i int) []byte { return bytes.Repeat([]byte{byte(i)}, 3000) }
+	c.put("hot", answer(1))
+	c.put("cold", answer(2))
+	for i := range 500 {
+		c.put(fmt.Sprint("k", i), answer(i))
+		if got, ok := c.get("hot", nil); !ok || !bytes.Equal(got, answer(1)) {
+			t.Fatalf("the answer in use was dropped after %d others", i+1)
+		}
+	}
+	if _, ok := c.get("cold", nil); ok {
+		t.Error("an answer not asked for survived 500 others in a ring of 20")
+	}
+	if c.renewed.Load() == 0 {
+		t.Error("the answer in use was never written anew")
+	}
+}
+
+// Closed, the cache answers nothing and keeps nothing; gets and puts from
+// many goroutines are safe (go test -race).
+func TestCacheConcurrentAndClosed(t *testing.T) {
+	c := newResultCache(256<<10, nil)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 300 {
+				key := fmt.Sprint(i % 50)
+				want := bytes.Repeat([]byte(key), 500)
+				if got, ok := c.get(key, nil); ok && !bytes.Equal(got, want) {
+					t.Errorf("goroutine %d: %s came back wrong", g, key)
+					return
+				}
+				c.put(key, want)
+			}
+		}()
+	}
+	wg.Wait()
+	c.close()
+	c.put("x", []byte("y"))
+	if _, ok := c.get("x", nil); ok || c.ring != nil {
+		t.Error("a closed cache kept an answer")
 	}
 }
 

@@ -1,7 +1,9 @@
 package search
 
 import (
+	"bytes"
 	"container/list"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,10 +33,10 @@ type Options struct {
 	Merging func()
 }
 
-// resultCache keeps recent answers, least recently used out first, bounded
-// in bytes. It belongs to one Index, so its keys are implicitly those of one
-// content hash: a reload opens a new index with an empty cache and the old
-// one goes with the old index.
+// resultCache keeps recent answers, bounded in bytes. It belongs to one
+// Index, so its keys are implicitly those of one content hash: a reload
+// opens a new index with an empty cache and the old one goes with the old
+// index.
 //
 // An answer is kept as its JSON (without the query), compressed with
 // snappy: the API writes it back after a 13–50 µs decode, and a page or an
@@ -42,23 +44,43 @@ type Options struct {
 // by side cost 55–115 KB an answer, three to four times as much, and at
 // 10,000 incidents the cache was bound by its size: on the benchmark's
 // query log, 32 MiB of Results answered 72 % of requests and 96 MiB 82 %.
+//
+// The answers live in one ring of bytes outside the Go heap (ringMemory),
+// written in turn: the oldest answers are overwritten first, and an answer
+// asked for again when it is about to be overwritten is written anew at
+// the front, so answers in use stay (second chance; on the benchmark's
+// query log it answers as many requests as least-recently-used did). In the
+// Go heap the cache's bytes counted twice towards the process's memory:
+// the collector lets the heap grow to twice what is live, so 32 MiB of
+// answers held about 64 MiB, a fifth of the server's peak at 10,000
+// incidents. Outside it they count once. Only the keys and places are in
+// the heap. (VictoriaMetrics' fastcache also keeps its bytes off the heap,
+// but in 512 buckets of 64 KiB chunks, each a ring of its own: at 32 MiB a
+// bucket holds two or three answers of 16–28 KB, and answers would push
+// each other out by the hash of their keys rather than by age.)
 type resultCache struct {
-	mu       sync.Mutex
-	max, cur int64
-	order    *list.List // of *cacheEntry, most recent first
-	byKey    map[string]*list.Element
-	on       func(bool)
-	hits     atomic.Uint64
-	misses   atomic.Uint64
+	mu      sync.Mutex
+	max     int64     // the ring's size
+	ring    []byte    // allocated on the first put; nil once freed
+	free    func()    // returns ring to the system
+	head    int64     // where the next answer goes, counted from the first byte ever written
+	order   list.List // of *cacheEntry, oldest (lowest at) first
+	byKey   map[string]*list.Element
+	cur     int64 // bytes of the answers held, and their keys and entries
+	on      func(bool)
+	closed  bool
+	hits    atomic.Uint64
+	misses  atomic.Uint64
+	renewed atomic.Uint64 // answers written anew before their turn to go
 }
 
 type cacheEntry struct {
-	key  string
-	z    []byte // snappy-compressed JSON of the answer without its query
-	size int64
+	key string
+	at  int64 // where it starts, as head counts; ring[at%max:]
+	n   int
 }
 
-// entryOverhead is what an entry costs beside its key and bytes: the
+// entryOverhead is what an entry costs in the heap beside its key: the
 // entry, its list element and its map slot.
 const entryOverhead = 160
 
@@ -69,7 +91,110 @@ func newResultCache(max int64, on func(bool)) *resultCache {
 	if max < 0 {
 		max = DefaultCacheBytes
 	}
-	return &resultCache{max: max, order: list.New(), byKey: map[string]*list.Element{}, on: on}
+	return &resultCache{max: max, byKey: map[string]*list.Element{}, on: on}
+}
+
+// get copies the answer kept under key into dst (grown as needed) and
+// returns it: the ring's bytes may be overwritten once the lock is let go.
+func (c *resultCache) get(key string, dst []byte) ([]byte, bool) {
+	c.mu.Lock()
+	el, ok := c.byKey[key]
+	if ok {
+		e := el.Value.(*cacheEntry)
+		dst = append(dst[:0], c.bytesOf(e)...)
+		// In the oldest quarter, soon to be overwritten: written anew at
+		// the front, as least-recently-used would keep it.
+		if e.at < c.head-c.max*3/4 {
+			c.renew(el, e)
+			c.renewed.Add(1)
+		}
+	}
+	c.mu.Unlock()
+	if c.on != nil {
+		c.on(ok)
+	}
+	if !ok {
+		c.misses.Add(1)
+		return dst, false
+	}
+	c.hits.Add(1)
+	return dst, true
+}
+
+func (c *resultCache) bytesOf(e *cacheEntry) []byte {
+	p := e.at % c.max
+	return c.ring[p : p+int64(e.n)]
+}
+
+// put keeps a copy of z under key.
+func (c *resultCache) put(key string, z []byte) {
+	if int64(len(z)) > c.max/8 {
+		return // one giant answer must not flush the cache
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.byKey[key]; ok || c.closed {
+		return
+	}
+	if c.ring == nil {
+		ring, free := ringMemory(c.max)
+		// An index dropped without Close still returns its ring.
+		cleanup := runtime.AddCleanup(c, func(free func()) { free() }, free)
+		c.ring, c.free = ring, func() { cleanup.Stop(); free() }
+	}
+	at := c.place(len(z))
+	copy(c.ring[at%c.max:], z)
+	e := &cacheEntry{key: key, at: at, n: len(z)}
+	c.byKey[key] = c.order.PushBack(e)
+	c.cur += int64(e.n+len(key)) + entryOverhead
+}
+
+// renew writes e again at the front.
+func (c *resultCache) renew(el *list.Element, e *cacheEntry) {
+	z := bytes.Clone(c.bytesOf(e)) // the write below may overwrite it
+	c.order.Remove(el)
+	delete(c.byKey, e.key)
+	c.cur -= int64(e.n+len(e.key)) + entryOverhead
+	at := c.place(e.n)
+	copy(c.ring[at%c.max:], z)
+	e.at = at
+	c.byKey[e.key] = c.order.PushBack(e)
+	c.cur += int64(e.n+len(e.key)) + entryOverhead
+}
+
+// place makes room for n bytes at the head, dropping the answers the
+// write overwrites, and returns where they go. An answer never wraps
+// around the ring's end: the head skips to its start instead.
+func (c *resultCache) place(n int) int64 {
+	if p := c.head % c.max; p+int64(n) > c.max {
+		c.head += c.max - p
+	}
+	at := c.head
+	c.head += int64(n)
+	for el := c.order.Front(); el != nil; el = c.order.Front() {
+		e := el.Value.(*cacheEntry)
+		if e.at >= c.head-c.max {
+			break
+		}
+		c.order.Remove(el)
+		delete(c.byKey, e.key)
+		c.cur -= int64(e.n+len(e.key)) + entryOverhead
+	}
+	return at
+}
+
+// close drops every answer and returns the ring to the system; the cache
+// answers nothing after it.
+func (c *resultCache) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.free != nil {
+		c.free()
+	}
+	c.ring, c.free, c.closed = nil, nil, true
+	c.byKey = map[string]*list.Element{}
+	c.order.Init()
+	c.cur = 0
 }
 
 // cacheKey is the request normalised: the query folded to lower case with
@@ -110,55 +235,14 @@ func cacheKey(r Request) string {
 	return b.String()
 }
 
-func (c *resultCache) get(key string) ([]byte, bool) {
-	c.mu.Lock()
-	el, ok := c.byKey[key]
-	if ok {
-		c.order.MoveToFront(el)
-	}
-	c.mu.Unlock()
-	if c.on != nil {
-		c.on(ok)
-	}
-	if !ok {
-		c.misses.Add(1)
-		return nil, false
-	}
-	c.hits.Add(1)
-	return el.Value.(*cacheEntry).z, true
-}
-
-func (c *resultCache) put(key string, z []byte) {
-	size := int64(cap(z)+len(key)) + entryOverhead
-	if size > c.max/8 {
-		return // one giant answer must not flush the cache
-	}
-	e := &cacheEntry{key: key, z: z, size: size}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.byKey[key]; ok {
-		return
-	}
-	c.byKey[key] = c.order.PushFront(e)
-	c.cur += size
-	c.evict()
-}
-
-func (c *resultCache) evict() {
-	for c.cur > c.max {
-		el := c.order.Back()
-		e := el.Value.(*cacheEntry)
-		c.order.Remove(el)
-		delete(c.byKey, e.key)
-		c.cur -= e.size
-	}
-}
-
 // CacheStats reports the result cache's lookups since the index opened.
 type CacheStats struct {
 	Hits, Misses uint64
 	Entries      int
 	Bytes        int64
+	// Renewed counts answers written anew before their turn to be
+	// overwritten, because they were asked for.
+	Renewed uint64
 }
 
 // CacheStats reports the result cache; all zero when it is off.
@@ -169,5 +253,5 @@ func (ix *Index) CacheStats() CacheStats {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return CacheStats{Hits: c.hits.Load(), Misses: c.misses.Load(), Entries: len(c.byKey), Bytes: c.cur}
+	return CacheStats{Hits: c.hits.Load(), Misses: c.misses.Load(), Entries: len(c.byKey), Bytes: c.cur, Renewed: c.renewed.Load()}
 }

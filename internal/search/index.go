@@ -240,8 +240,13 @@ func (ix *Index) Incident(id string) (*library.Incident, bool) {
 // Info reports how the index was opened.
 func (ix *Index) Info() Info { return ix.info }
 
-// Close releases the index files.
-func (ix *Index) Close() error { return ix.bleve.Close() }
+// Close releases the index files and the result cache's memory.
+func (ix *Index) Close() error {
+	if ix.cache != nil {
+		ix.cache.close()
+	}
+	return ix.bleve.Close()
+}
 
 // RemoveStale deletes the indexes of other content versions under dir, and
 // builds that were abandoned (older than an hour, so a build running in

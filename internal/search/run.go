@@ -44,8 +44,10 @@ func (ix *Index) Search(ctx context.Context, r Request) (*Result, error) {
 		return ix.searchInTurn(ctx, r)
 	}
 	key := cacheKey(r)
-	if z, ok := ix.cache.get(key); ok {
-		if res, err := resultOf(r.Query, z); err == nil {
+	if z, release, ok := ix.cached(key); ok {
+		res, err := resultOf(r.Query, z)
+		release()
+		if err == nil {
 			return res, nil
 		}
 	}
@@ -61,8 +63,10 @@ func (ix *Index) SearchJSON(ctx context.Context, r Request) (parts [][]byte, rel
 	var key string
 	if ix.cache != nil {
 		key = cacheKey(r)
-		if z, ok := ix.cache.get(key); ok {
-			if body, release, err := unpackPooled(z); err == nil {
+		if z, releaseZ, ok := ix.cached(key); ok {
+			body, release, err := unpackPooled(z)
+			releaseZ()
+			if err == nil {
 				parts, err := jsonParts(r.Query, body)
 				if err != nil {
 					release()
@@ -78,6 +82,24 @@ func (ix *Index) SearchJSON(ctx context.Context, r Request) (parts [][]byte, rel
 	}
 	parts, err = jsonParts(res.Query, body)
 	return parts, func() {}, err
+}
+
+// cached copies the answer kept under key into a pooled buffer; release
+// gives the buffer back.
+func (ix *Index) cached(key string) (z []byte, release func(), ok bool) {
+	bp := bodies.Get().(*[]byte)
+	z, ok = ix.cache.get(key, *bp)
+	*bp = z[:0]
+	release = func() {
+		if cap(*bp) <= maxPooledBody {
+			bodies.Put(bp)
+		}
+	}
+	if !ok {
+		release()
+		return nil, func() {}, false
+	}
+	return z, release, true
 }
 
 // searchAndKeep runs r, encodes its answer and, when the index has a
