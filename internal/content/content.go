@@ -174,6 +174,7 @@ func (l *Loader) Load(ctx context.Context) (*Content, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	start := time.Now()
+	servingGC()
 	c, err := l.load(ctx)
 	if l.OnLoad != nil {
 		n := 0

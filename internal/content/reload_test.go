@@ -114,23 +114,34 @@ func itoa(n int) string {
 func TestTightenGC(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	current := func() int { p := debug.SetGCPercent(-1); debug.SetGCPercent(p); return p }
-	outer := tightenGC()
-	if got := current(); got != 100*buildGC/100 {
-		t.Fatalf("during a build GOGC = %d, want %d", got, buildGC)
-	}
-	inner := tightenGC()
-	outer()
-	outer() // a second call changes nothing
-	if got := current(); got != buildGC {
-		t.Fatalf("with a build still running GOGC = %d, want %d", got, buildGC)
-	}
-	inner()
-	if got := current(); got != 100 {
-		t.Fatalf("after the builds GOGC = %d, want the configured 100", got)
-	}
-	debug.SetGCPercent(-1)
-	tightenGC()()
-	if got := current(); got != -1 {
-		t.Fatalf("GOGC=off became %d", got)
+	for _, tt := range []struct {
+		gogc         string
+		build, serve int
+	}{
+		{"", buildGC, serveGC},
+		{"200", 2 * buildGC, 2 * serveGC},
+		{"off", -1, -1},
+		{"nonsense", buildGC, serveGC},
+	} {
+		t.Setenv("GOGC", tt.gogc)
+		servingGC()
+		if got := current(); got != tt.serve {
+			t.Errorf("GOGC=%q: serving at %d, want %d", tt.gogc, got, tt.serve)
+		}
+		outer := tightenGC()
+		if got := current(); got != tt.build {
+			t.Errorf("GOGC=%q: during a build at %d, want %d", tt.gogc, got, tt.build)
+		}
+		inner := tightenGC()
+		outer()
+		outer() // a second call changes nothing
+		servingGC()
+		if got := current(); got != tt.build {
+			t.Errorf("GOGC=%q: with a build still running at %d, want %d", tt.gogc, got, tt.build)
+		}
+		inner()
+		if got := current(); got != tt.serve {
+			t.Errorf("GOGC=%q: after the builds at %d, want %d", tt.gogc, got, tt.serve)
+		}
 	}
 }
