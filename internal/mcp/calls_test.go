@@ -136,7 +136,7 @@ func invalidCalls(t *testing.T, cs *sdk.ClientSession) {
 		{"search_incidents", `{"query":"gpu","filters":{"component":["nvidia-device-plugn"]}}`, `did you mean "nvidia-device-plugin"`},
 		{"search_incidents", `{"query":"gpu","kind":"bogus"}`, "kind"},
 		{"search_incidents", `{"q":"gpu"}`, `"q"`},
-		{"search_incidents", `{"query":"\"unclosed"}`, "quote"},
+		{"search_incidents", jsonString("query", strings.Repeat("gpu ", 100)), "100 words"},
 		{"list_incidents", `{"page":9999}`, "past the last page"},
 		{"list_incidents", `{"sort":"random"}`, "sort"},
 		{"list_incidents", `{"filters":{"year":[1800]}}`, "year"},

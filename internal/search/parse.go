@@ -23,8 +23,11 @@ func (q *userQuery) empty() bool { return len(q.words) == 0 && len(q.phrases) ==
 var smartQuotes = strings.NewReplacer("“", `"`, "”", `"`, "„", `"`, "＂", `"`)
 
 // parseQuery splits s into words and quoted phrases. It rejects only what
-// it cannot read unambiguously: invalid UTF-8, control characters, an
-// unclosed quote and queries too long to be typed.
+// it cannot read: invalid UTF-8, control characters and queries too long
+// to be typed. An unclosed quote runs to the end of the query, as in web
+// search engines: a phrase whose closing quote was forgotten, or a pasted
+// error cut after a quote (`is forbidden: User "system:serviceaccount:`),
+// is searched rather than refused.
 func parseQuery(s string) (*userQuery, error) {
 	if !utf8.ValidString(s) {
 		return nil, badQueryMsg("query.utf8")
@@ -39,7 +42,7 @@ func parseQuery(s string) (*userQuery, error) {
 	}
 	s = smartQuotes.Replace(s)
 	if strings.Count(s, `"`)%2 == 1 {
-		return nil, badQueryMsg("query.quote")
+		s += `"`
 	}
 	q := &userQuery{}
 	var loose []string

@@ -129,7 +129,7 @@ type Suggestion struct {
 	Count int `json:"count"`
 }
 
-// QueryError reports a request the user has to fix: an unclosed quote, an
+// QueryError reports a request the user has to fix: a query too long, an
 // unknown filter, a page out of range. The web layer maps it to 400.
 type QueryError struct {
 	Msg string

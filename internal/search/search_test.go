@@ -233,7 +233,6 @@ func TestSearchFacetsCountResultSet(t *testing.T) {
 func TestSearchRejectsMalformedRequests(t *testing.T) {
 	ix := sharedIndex(t)
 	for name, r := range map[string]Request{
-		"unclosed quote":    {Query: `"Failed to initialize NVML`},
 		"invalid UTF-8":     {Query: "gpu \xff"},
 		"control character": {Query: "gpu\x00"},
 		"too long":          {Query: strings.Repeat("gpu ", 400)},
@@ -253,6 +252,36 @@ func TestSearchRejectsMalformedRequests(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A quote left open runs to the end of the query: the answer is the one
+// for the phrase closed, not a refusal (people paste errors cut after a
+// quote, and forget the closing one).
+func TestSearchUnclosedQuoteIsAPhraseToTheEnd(t *testing.T) {
+	ix := sharedIndex(t)
+	for open, closed := range map[string]string{
+		`"Failed to initialize NVML`:                 `"Failed to initialize NVML"`,
+		`is forbidden: User "system:serviceaccount:`: `is forbidden: User "system:serviceaccount:"`,
+	} {
+		got, err := ix.Search(context.Background(), Request{Query: open})
+		if err != nil {
+			t.Fatalf("%s: %v", open, err)
+		}
+		want, err := ix.Search(context.Background(), Request{Query: closed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Total == 0 || got.Total != want.Total || got.Hits[0].ID != want.Hits[0].ID {
+			t.Errorf("%s: %d results, first %v; closed, %d results, first %v", open, got.Total, firstID(got), want.Total, firstID(want))
+		}
+	}
+}
+
+func firstID(r *Result) string {
+	if len(r.Hits) == 0 {
+		return ""
+	}
+	return r.Hits[0].ID
 }
 
 var markRE = regexp.MustCompile(`</?mark>`)

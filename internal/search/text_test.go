@@ -27,7 +27,10 @@ func TestParseQuery(t *testing.T) {
 		{in: `“Failed to initialize NVML”`, phrases: []string{"Failed to initialize NVML"}},
 		{in: `gpu GPU Gpu`, words: []string{"gpu"}},
 		{in: `"" gpu`, words: []string{"gpu"}},
-		{in: `"unclosed`, bad: true},
+		{in: `"unclosed`, phrases: []string{"unclosed"}},
+		{in: `gpu "Failed to  initialize NVML`, words: []string{"gpu"}, phrases: []string{"Failed to initialize NVML"}},
+		{in: `is forbidden: User "system:serviceaccount:`, words: []string{"is", "forbidden:", "User"}, phrases: []string{"system:serviceaccount:"}},
+		{in: `"a b" "c`, phrases: []string{"a b", "c"}},
 		{in: strings.Repeat("a", maxQueryBytes+1), bad: true},
 	}
 	for _, tt := range tests {
