@@ -25,8 +25,8 @@ const minMemoryLimit = 32 << 20
 
 const memoryLimitUsage = "soft limit on the Go heap, so the collector works harder before the container's limit is reached: " +
 	"auto (80% of the container's memory limit, cgroup v2 memory.max or v1 memory.limit_in_bytes; no limit outside a container), " +
-	"off, or a size such as 256MiB, 1GiB, 512Mi or 300000000 (bytes). It does not count SQLite's cache, the mapped index files " +
-	"or the binary, hence 80%. A lower limit costs CPU: the collector runs more often. GOMEMLIMIT, when set, wins"
+	"off, or a size such as 256MiB, 1GiB, 512Mi or 300000000 (bytes). It does not count SQLite's cache, the search answers' cache, " +
+	"the mapped index files or the binary, hence 80%. A lower limit costs CPU: the collector runs more often. GOMEMLIMIT, when set, wins"
 
 // memoryLimit is the --memory-limit setting, parsed once with the flags.
 type memoryLimit struct {
