@@ -199,16 +199,23 @@ func checkPacked(b []byte) error {
 var errBody = errors.New("library: section body does not decode")
 
 // sections decodes the sections b holds.
-func (b Body) sections() ([]Section, error) {
+func (b Body) sections() ([]Section, error) { return b.decode(true) }
+
+// decode decodes the sections b holds; without full, their Markdown and
+// HTML are left empty.
+func (b Body) decode(full bool) ([]Section, error) {
 	p, err := b.bytes()
 	if err != nil || p == nil {
 		return nil, err
 	}
-	return unpack(p)
+	return unpack(p, full)
 }
 
-// unpack decodes what packBytes wrote.
-func unpack(b []byte) ([]Section, error) {
+// unpack decodes what packBytes wrote; with full false it skips each
+// section's Markdown and HTML, which search does not read: they are most
+// of a body's bytes, and search builds documents from bodies for every
+// hit it shows that is not in its cache.
+func unpack(b []byte, full bool) ([]Section, error) {
 	if err := checkPacked(b); err != nil {
 		return nil, err
 	}
@@ -220,9 +227,14 @@ func unpack(b []byte) ([]Section, error) {
 	out := make([]Section, d.count())
 	for i := range out {
 		s := &out[i]
-		for _, t := range []*string{&s.ID, &s.Title, &s.Markdown, &s.HTML, &s.Text} {
-			*t = d.str()
+		s.ID, s.Title = d.str(), d.str()
+		if full {
+			s.Markdown, s.HTML = d.str(), d.str()
+		} else {
+			d.skip()
+			d.skip()
 		}
+		s.Text = d.str()
 		if n := d.count(); n > 0 {
 			s.Commands = make([]string, n)
 			for j := range s.Commands {
@@ -285,6 +297,16 @@ func (d *bodyDecoder) num() int {
 	return int(n)
 }
 
+// skip passes over a string without making it.
+func (d *bodyDecoder) skip() {
+	n := d.uvarint()
+	if d.bad || n > uint64(len(d.raw)) {
+		d.bad = true
+		return
+	}
+	d.raw = d.raw[n:]
+}
+
 func (d *bodyDecoder) str() string {
 	n := d.uvarint()
 	if d.bad || n > uint64(len(d.raw)) {
@@ -300,6 +322,19 @@ func (d *bodyDecoder) str() string {
 // and plain text: decoded from its Body when it was parsed, its Sections
 // when it was read from the store.
 func (in *Incident) FullSections() []Section { return fillOrBare(in.Body, in.Sections) }
+
+// SectionTexts returns the incident's sections with their ids, titles,
+// commands, anchors, lines and plain text, but without their Markdown and
+// HTML: what search indexes and highlights, decoded for less.
+func (in *Incident) SectionTexts() []Section { return textsOrBare(in.Body, in.Sections) }
+
+// SectionTexts returns the Korean sections as Incident.SectionTexts does.
+func (ko *IncidentKo) SectionTexts() []Section {
+	if ko == nil {
+		return nil
+	}
+	return textsOrBare(ko.Body, ko.Sections)
+}
 
 // FullSections returns the Korean sections with their texts.
 func (ko *IncidentKo) FullSections() []Section {
@@ -332,6 +367,18 @@ func fillOrBare(b Body, secs []Section) []Section {
 		return secs
 	}
 	out, err := b.sections()
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+// textsOrBare is fillOrBare without the Markdown and HTML of a Body.
+func textsOrBare(b Body, secs []Section) []Section {
+	if b.c == nil {
+		return secs
+	}
+	out, err := b.decode(false)
 	if err != nil {
 		return nil
 	}

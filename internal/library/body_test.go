@@ -43,6 +43,15 @@ func TestBodyKeepsEverySection(t *testing.T) {
 	if diff := cmp.Diff(want, in.FullSections()); diff != "" {
 		t.Errorf("FullSections (-want +got):\n%s", diff)
 	}
+	// Search's decoding: everything but the Markdown and HTML.
+	texts := in.SectionTexts()
+	for i := range want {
+		w := want[i]
+		w.Markdown, w.HTML = "", ""
+		if diff := cmp.Diff(w, texts[i]); diff != "" {
+			t.Errorf("SectionTexts[%d] (-want +got):\n%s", i, diff)
+		}
+	}
 	// Moved to a file (as once the snapshot is written), the same
 	// sections come back, read from there; the memory is let go.
 	f := bodiesFile(t, []byte("before"), packBytes(want))
@@ -144,7 +153,8 @@ func FuzzBodySections(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		b := append(make([]byte, 4), snappyEncode(raw)...)
 		setChecksum(b)
-		unpack(b)
+		unpack(b, true)
+		unpack(b, false)
 	})
 }
 

@@ -125,14 +125,14 @@ func incidentDocument(in *library.Incident) *document {
 	d.add(fieldSummary, "summary", in.Summary)
 	d.add(fieldBody, "#trigger", in.Trigger)
 	d.add(fieldBody, "#detection", in.Detection)
-	d.addSections(in.FullSections())
+	d.addSections(in.SectionTexts())
 	d.add(fieldOrgText, "", in.Organization)
 	for _, s := range in.Sources {
 		d.add(fieldSources, "sources", s.Title)
 	}
 	d.addKorean(in.TitleKo, in.SummaryKo, nil)
 	if in.Ko != nil {
-		d.addKorean("", "", in.Ko.FullSections())
+		d.addKorean("", "", in.Ko.SectionTexts())
 	}
 	d.finish()
 	return d
