@@ -66,6 +66,29 @@ func (r *Result) body() ([]byte, error) {
 		SuggestedFilters: r.SuggestedFilters, Exact: r.Exact, Partial: r.Partial, Help: r.Help})
 }
 
+// pooledBody is body encoded into a buffer from bodies, byte for byte what
+// body returns; release gives the buffer back once the caller is done with
+// it. An uncached /api/search allocated its answer's 40–50 KB afresh (a
+// sixth of its allocation at 10,000 incidents).
+func (r *Result) pooledBody() (b []byte, release func(), err error) {
+	bp := bodies.Get().(*[]byte)
+	buf := bytes.NewBuffer((*bp)[:0])
+	err = json.NewEncoder(buf).Encode(resultBody{Total: r.Total, Hits: r.Hits, Facets: r.Facets,
+		SuggestedFilters: r.SuggestedFilters, Exact: r.Exact, Partial: r.Partial, Help: r.Help})
+	b = buf.Bytes()
+	*bp = b[:0]
+	release = func() {
+		if cap(*bp) <= maxPooledBody {
+			bodies.Put(bp)
+		}
+	}
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
+	return b[:len(b)-1], release, nil // without the newline Encode ends with
+}
+
 // bodies are buffers for compressing answers into the cache and for
 // answers decoded from it on their way to a client: one allocation of
 // 30–70 KB per cached answer written raised the server's peak memory under

@@ -51,8 +51,12 @@ func (ix *Index) Search(ctx context.Context, r Request) (*Result, error) {
 			return res, nil
 		}
 	}
-	res, _, err := ix.searchAndKeep(ctx, r, key)
-	return res, err
+	res, _, release, err := ix.searchAndKeep(ctx, r, key)
+	if err != nil {
+		return nil, err
+	}
+	release()
+	return res, nil
 }
 
 // SearchJSON answers r as Search does, as the pieces of its JSON
@@ -76,12 +80,15 @@ func (ix *Index) SearchJSON(ctx context.Context, r Request) (parts [][]byte, rel
 			}
 		}
 	}
-	res, body, err := ix.searchAndKeep(ctx, r, key)
+	res, body, release, err := ix.searchAndKeep(ctx, r, key)
 	if err != nil {
 		return nil, nil, err
 	}
-	parts, err = jsonParts(res.Query, body)
-	return parts, func() {}, err
+	if parts, err = jsonParts(res.Query, body); err != nil {
+		release()
+		return nil, nil, err
+	}
+	return parts, release, nil
 }
 
 // cached copies the answer kept under key into a pooled buffer; release
@@ -103,20 +110,20 @@ func (ix *Index) cached(key string) (z []byte, release func(), ok bool) {
 }
 
 // searchAndKeep runs r, encodes its answer and, when the index has a
-// cache and the answer is whole, keeps it there under key.
-func (ix *Index) searchAndKeep(ctx context.Context, r Request, key string) (*Result, []byte, error) {
+// cache and the answer is whole, keeps it there under key. The caller
+// calls release once done with body.
+func (ix *Index) searchAndKeep(ctx context.Context, r Request, key string) (_ *Result, body []byte, release func(), err error) {
 	res, err := ix.searchInTurn(ctx, r)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	body, err := res.body()
-	if err != nil {
-		return nil, nil, err
+	if body, release, err = res.pooledBody(); err != nil {
+		return nil, nil, nil, err
 	}
 	if ix.cache != nil && !res.Partial {
 		ix.cache.put(key, packBody(body))
 	}
-	return res, body, nil
+	return res, body, release, nil
 }
 
 // searchSlots admits as many searches at once as there are cores; the
