@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -27,21 +26,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := buf.Bytes()
-	dir := t.TempDir()
-	bodiesAt := func(name string, b []byte) *os.File {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { f.Close() })
-		return f
-	}
-	good := bodiesAt("bodies", bodies.Bytes())
+	good := bodiesFile(t, bodies.Bytes())
 	got, err := ReadSnapshot(bytes.NewReader(data), good, lib.Taxonomy, lib.Hash)
 	if err != nil {
 		t.Fatal(err)
@@ -104,11 +89,11 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	// of serving damaged text.
 	bad := bytes.Clone(bodies.Bytes())
 	bad[len(bad)/2] ^= 0x20
-	if _, err := ReadSnapshot(bytes.NewReader(data), bodiesAt("bad", bad), lib.Taxonomy, lib.Hash); !errors.Is(err, errBody) {
+	if _, err := ReadSnapshot(bytes.NewReader(data), bodiesFile(t, bad), lib.Taxonomy, lib.Hash); !errors.Is(err, errBody) {
 		t.Errorf("a snapshot with a damaged section body: err = %v, want errBody", err)
 	}
 	short := bodies.Bytes()[:bodies.Len()-1]
-	if _, err := ReadSnapshot(bytes.NewReader(data), bodiesAt("short", short), lib.Taxonomy, lib.Hash); !errors.Is(err, errBody) {
+	if _, err := ReadSnapshot(bytes.NewReader(data), bodiesFile(t, short), lib.Taxonomy, lib.Hash); !errors.Is(err, errBody) {
 		t.Errorf("a snapshot with a short bodies file: err = %v, want errBody", err)
 	}
 }
