@@ -2,6 +2,7 @@ package content
 
 import (
 	"context"
+	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -49,5 +50,31 @@ func TestDerivedDataIsBuiltWithTheContent(t *testing.T) {
 	}
 	if c.Checks == nil || c.Triage == nil {
 		t.Error("checks or triage catalogue missing")
+	}
+}
+
+// The whole-library graph is drawn from the parsed library's links: they
+// must be the read model's unfiltered links, edge for edge and in order,
+// for the shipped library.
+func TestLibraryLinksAreTheStoreLinks(t *testing.T) {
+	lib, problems, err := library.Load(os.DirFS("../../library"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Build(context.Background(), t.TempDir(), lib, problems)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	want, err := st.Links(context.Background(), store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := libraryLinks(lib)
+	if len(want) < 1000 {
+		t.Fatalf("the shipped library has only %d links", len(want))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("links (-store +library):\n%s", diff)
 	}
 }
