@@ -155,8 +155,8 @@ var gcTargets struct {
 
 // configuredGC is the target GOGC asks for, read as the runtime reads it:
 // off is -1, a number is itself, anything else is the default 100.
-func configuredGC(getenv func(string) string) int {
-	v := getenv("GOGC")
+func configuredGC() int {
+	v := os.Getenv("GOGC")
 	if v == "off" {
 		return -1
 	}
@@ -168,7 +168,7 @@ func configuredGC(getenv func(string) string) int {
 
 // gcShare is share % of the configured target; off stays off.
 func gcShare(share int) int {
-	c := configuredGC(os.Getenv)
+	c := configuredGC()
 	if c < 0 {
 		return -1
 	}

@@ -17,21 +17,29 @@ func quietLoader(lib, data string) *Loader {
 	return NewLoader(os.DirFS(lib), data, slog.New(slog.NewTextHandler(io.Discard, nil)))
 }
 
-func TestWarmStartDecodesTheSnapshotInsteadOfParsing(t *testing.T) {
-	ctx := context.Background()
-	lib, data := libDir(t), t.TempDir()
-	l1 := quietLoader(lib, data)
-	cold, err := l1.Load(ctx)
+// coldLoad loads a copy of the test library into an empty data folder and
+// closes its loader, which waits for the snapshot to be written.
+func coldLoad(t *testing.T) (lib, data string, cold *Content) {
+	t.Helper()
+	lib, data = libDir(t), t.TempDir()
+	l := quietLoader(lib, data)
+	cold, err := l.Load(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	l1.Close() // waits for the snapshot
+	l.Close()
+	return lib, data, cold
+}
+
+func TestWarmStartDecodesTheSnapshotInsteadOfParsing(t *testing.T) {
+	ctx := context.Background()
+	lib, data, cold := coldLoad(t)
 	if _, err := os.Stat(snapshotPath(data, cold.Hash)); err != nil {
 		t.Fatalf("no snapshot after a cold load: %v", err)
 	}
-	// The cold load's library, still served, now reads its section texts
-	// from the snapshot's bodies file; deleting the data folder (it is
-	// safe to) leaves them readable.
+	// The cold load's library, still served, reads its section texts from
+	// the snapshot's bodies file (TestColdLoadMovesBodiesToTheFile);
+	// deleting the data folder (it is safe to) leaves them readable.
 	if err := os.RemoveAll(data); err != nil {
 		t.Fatal(err)
 	}
@@ -89,15 +97,32 @@ func TestWarmStartDecodesTheSnapshotInsteadOfParsing(t *testing.T) {
 	}
 }
 
-func TestDamagedSnapshotFallsBackToParsing(t *testing.T) {
-	ctx := context.Background()
-	lib, data := libDir(t), t.TempDir()
-	l1 := quietLoader(lib, data)
-	cold, err := l1.Load(ctx)
+// Once its snapshot is written, a cold-loaded library reads its section
+// texts from the bodies file rather than holding them: zeroing the file in
+// place leaves the served incidents without sections (a damaged body shows
+// none rather than wrong text).
+func TestColdLoadMovesBodiesToTheFile(t *testing.T) {
+	_, data, cold := coldLoad(t)
+	in, ok := cold.Search.Incident("IL-9001")
+	if !ok || len(in.FullSections()) == 0 {
+		t.Fatalf("IL-9001 has no sections after the cold load")
+	}
+	path := bodiesPath(data, cold.Hash)
+	fi, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l1.Close()
+	if err := os.WriteFile(path, make([]byte, fi.Size()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := in.FullSections(); got != nil {
+		t.Errorf("IL-9001's sections still come from memory: %d sections", len(got))
+	}
+}
+
+func TestDamagedSnapshotFallsBackToParsing(t *testing.T) {
+	ctx := context.Background()
+	lib, data, cold := coldLoad(t)
 	// The snapshot itself damaged, its bodies file damaged, or gone.
 	damage := map[string]func() error{
 		"snapshot": func() error { return os.WriteFile(snapshotPath(data, cold.Hash), []byte("not a snapshot"), 0o644) },

@@ -50,18 +50,14 @@ type bodyCell struct {
 	loc atomic.Pointer[bodyLoc]
 }
 
-// bodyLoc is a body's place in a bodies file.
+// bodyLoc is a body's place in a bodies file. The open file is shared by
+// the bodies it holds and closed by the runtime when the last of them is
+// gone; deleting it (the data folder is safe to delete) leaves it readable
+// while open.
 type bodyLoc struct {
-	f   *bodyFile
+	f   *os.File
 	off int64
 	n   int
-}
-
-// bodyFile is an open bodies file, shared by the bodies it holds and
-// closed by the runtime when the last of them is gone. Deleting the file
-// (the data folder is safe to delete) leaves it readable while open.
-type bodyFile struct {
-	f *os.File
 }
 
 func memBody(b []byte) Body {
@@ -70,7 +66,7 @@ func memBody(b []byte) Body {
 	return Body{c: c}
 }
 
-func fileBody(f *bodyFile, off int64, n int) Body {
+func fileBody(f *os.File, off int64, n int) Body {
 	c := &bodyCell{}
 	c.loc.Store(&bodyLoc{f: f, off: off, n: n})
 	return Body{c: c}
@@ -95,7 +91,7 @@ func (b Body) bytes() ([]byte, error) {
 	}
 	l := b.c.loc.Load()
 	buf := make([]byte, l.n)
-	if _, err := l.f.f.ReadAt(buf, l.off); err != nil {
+	if _, err := l.f.ReadAt(buf, l.off); err != nil {
 		return nil, fmt.Errorf("%w: %v", errBody, err)
 	}
 	return buf, nil
@@ -103,7 +99,7 @@ func (b Body) bytes() ([]byte, error) {
 
 // moveTo records that b's bytes are at off in f and lets go of them in
 // memory.
-func (b Body) moveTo(f *bodyFile, off int64) {
+func (b Body) moveTo(f *os.File, off int64) {
 	if b.c == nil {
 		return
 	}
@@ -115,10 +111,6 @@ func (b Body) moveTo(f *bodyFile, off int64) {
 	b.c.mem.Store(nil)
 }
 
-// same reports whether a and b are one body (the same cell), as two views
-// of a library sharing their common incidents hold them.
-func (b Body) same(o Body) bool { return b.c == o.c }
-
 // Equal reports whether b and o hold the same packed sections, wherever
 // each is kept (go-cmp uses it to compare incidents).
 func (b Body) Equal(o Body) bool {
@@ -129,9 +121,6 @@ func (b Body) Equal(o Body) bool {
 	po, err := o.bytes()
 	return err == nil && bytes.Equal(pb, po)
 }
-
-// IsZero reports whether b holds no sections.
-func (b Body) IsZero() bool { return b.c == nil }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 

@@ -55,7 +55,7 @@ func TestBodyKeepsEverySection(t *testing.T) {
 	// Moved to a file (as once the snapshot is written), the same
 	// sections come back, read from there; the memory is let go.
 	f := bodiesFile(t, []byte("before"), packBytes(want))
-	b.moveTo(&bodyFile{f: f}, int64(len("before")))
+	b.moveTo(f, int64(len("before")))
 	if b.c.mem.Load() != nil {
 		t.Error("a moved body still holds its bytes in memory")
 	}
@@ -85,14 +85,14 @@ func TestBodyDamaged(t *testing.T) {
 	}
 	// In a file: damaged there, or the file cut short while served.
 	f := bodiesFile(t, bad)
-	if got := (&Incident{Body: fileBody(&bodyFile{f: f}, 0, len(bad))}).FullSections(); got != nil {
+	if got := (&Incident{Body: fileBody(f, 0, len(bad))}).FullSections(); got != nil {
 		t.Errorf("FullSections of a damaged body in its file = %+v, want none", got)
 	}
 	f = bodiesFile(t, b)
 	if err := os.Truncate(f.Name(), int64(len(b)/2)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := fileBody(&bodyFile{f: f}, 0, len(b)).sections(); !errors.Is(err, errBody) {
+	if _, err := fileBody(f, 0, len(b)).sections(); !errors.Is(err, errBody) {
 		t.Errorf("a body whose file was cut short: err = %v, want errBody", err)
 	}
 }
@@ -121,9 +121,8 @@ func TestBodyMovesUnderReaders(t *testing.T) {
 			}
 		}()
 	}
-	bf := &bodyFile{f: f}
 	for _, b := range bodies {
-		b.moveTo(bf, 0)
+		b.moveTo(f, 0)
 	}
 	wg.Wait()
 }

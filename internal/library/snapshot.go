@@ -88,9 +88,8 @@ type BodyPlaces struct {
 // file it wrote, instead of being held in memory. f stays open as long as
 // a body refers to it. Bodies already in a file stay where they are.
 func (p *BodyPlaces) MoveTo(f *os.File) {
-	bf := &bodyFile{f: f}
 	for i, b := range p.bodies {
-		b.moveTo(bf, p.offs[i])
+		b.moveTo(f, p.offs[i])
 	}
 }
 
@@ -184,7 +183,6 @@ func ReadSnapshot(r io.Reader, bodies *os.File, tax *Taxonomy, hash string) (*Li
 		incByID: make(map[string]*Incident, h.Incidents), pbByID: make(map[string]*Playbook, h.Playbooks)}
 	// Every body is checked as it is placed, reading the file once from
 	// start to end: the writer put them one after the other.
-	bf := &bodyFile{f: bodies}
 	check := bufio.NewReaderSize(io.NewSectionReader(bodies, 0, h.BodyBytes), 1<<20)
 	var off int64
 	var buf []byte
@@ -203,7 +201,7 @@ func ReadSnapshot(r io.Reader, bodies *os.File, tax *Taxonomy, hash string) (*Li
 			return Body{}, err
 		}
 		off += n
-		return fileBody(bf, at, int(n)), nil
+		return fileBody(bodies, at, int(n)), nil
 	}
 	for range h.Incidents {
 		in := &Incident{}

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"github.com/golang/snappy"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -239,7 +241,7 @@ func TestCacheStaysWithinItsBound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		z := packBody(body)
+		z := snappy.Encode(nil, body)
 		key := fmt.Sprint("k", i)
 		kept[key] = z
 		c.put(key, z)

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"bytes"
 	"container/list"
 	"runtime"
 	"slices"
@@ -149,14 +148,15 @@ func (c *resultCache) put(key string, z []byte) {
 	c.cur += int64(e.n+len(key)) + entryOverhead
 }
 
-// renew writes e again at the front.
+// renew writes e again at the front, moving its bytes within the ring
+// (copy moves overlapping bytes correctly, should the front reach them).
 func (c *resultCache) renew(el *list.Element, e *cacheEntry) {
-	z := bytes.Clone(c.bytesOf(e)) // the write below may overwrite it
+	from := e.at % c.max
 	c.order.Remove(el)
 	delete(c.byKey, e.key)
 	c.cur -= int64(e.n+len(e.key)) + entryOverhead
 	at := c.place(e.n)
-	copy(c.ring[at%c.max:], z)
+	copy(c.ring[at%c.max:at%c.max+int64(e.n)], c.ring[from:from+int64(e.n)])
 	e.at = at
 	c.byKey[e.key] = c.order.PushBack(e)
 	c.cur += int64(e.n+len(e.key)) + entryOverhead

@@ -71,17 +71,12 @@ func (r *Result) body() ([]byte, error) {
 // it. An uncached /api/search allocated its answer's 40–50 KB afresh (a
 // sixth of its allocation at 10,000 incidents).
 func (r *Result) pooledBody() (b []byte, release func(), err error) {
-	bp := bodies.Get().(*[]byte)
+	bp, release := borrow()
 	buf := bytes.NewBuffer((*bp)[:0])
 	err = json.NewEncoder(buf).Encode(resultBody{Total: r.Total, Hits: r.Hits, Facets: r.Facets,
 		SuggestedFilters: r.SuggestedFilters, Exact: r.Exact, Partial: r.Partial, Help: r.Help})
 	b = buf.Bytes()
-	*bp = b[:0]
-	release = func() {
-		if cap(*bp) <= maxPooledBody {
-			bodies.Put(bp)
-		}
-	}
+	*bp = b[:0] // the grown buffer goes back to the pool
 	if err != nil {
 		release()
 		return nil, nil, err
@@ -98,27 +93,33 @@ var bodies = sync.Pool{New: func() any { return new([]byte) }}
 // maxPooledBody is the largest buffer kept for reuse.
 const maxPooledBody = 512 << 10
 
-// bodyBuffer is a buffer of at least n bytes from bodies, with the func
-// that gives it back.
-func bodyBuffer(n int) ([]byte, func()) {
-	bp := bodies.Get().(*[]byte)
-	if cap(*bp) < n {
-		*bp = make([]byte, n)
-	}
-	return (*bp)[:cap(*bp)], func() {
+// borrow takes a buffer from bodies; release gives it back (a caller that
+// grows it stores the grown slice in *bp first, so the pool keeps it).
+func borrow() (bp *[]byte, release func()) {
+	bp = bodies.Get().(*[]byte)
+	return bp, func() {
 		if cap(*bp) <= maxPooledBody {
 			bodies.Put(bp)
 		}
 	}
 }
 
-// packBody compresses a result's body for the cache. snappy writes into a
-// buffer sized for the worst case, a little larger than the input; the
-// cache keeps an exact copy, a third of that.
-func packBody(body []byte) []byte {
+// bodyBuffer is a buffer of at least n bytes from bodies, with the func
+// that gives it back.
+func bodyBuffer(n int) ([]byte, func()) {
+	bp, release := borrow()
+	if cap(*bp) < n {
+		*bp = make([]byte, n)
+	}
+	return (*bp)[:cap(*bp)], release
+}
+
+// keep compresses a result's body into a pooled buffer and puts it in the
+// cache, which copies it into its ring.
+func (c *resultCache) keep(key string, body []byte) {
 	buf, release := bodyBuffer(snappy.MaxEncodedLen(len(body)))
 	defer release()
-	return bytes.Clone(snappy.Encode(buf, body))
+	c.put(key, snappy.Encode(buf, body))
 }
 
 // unpackPooled decodes z into a buffer from bodies; release returns the

@@ -94,14 +94,9 @@ func (ix *Index) SearchJSON(ctx context.Context, r Request) (parts [][]byte, rel
 // cached copies the answer kept under key into a pooled buffer; release
 // gives the buffer back.
 func (ix *Index) cached(key string) (z []byte, release func(), ok bool) {
-	bp := bodies.Get().(*[]byte)
+	bp, release := borrow()
 	z, ok = ix.cache.get(key, *bp)
-	*bp = z[:0]
-	release = func() {
-		if cap(*bp) <= maxPooledBody {
-			bodies.Put(bp)
-		}
-	}
+	*bp = z[:0] // the grown buffer goes back to the pool
 	if !ok {
 		release()
 		return nil, func() {}, false
@@ -121,7 +116,7 @@ func (ix *Index) searchAndKeep(ctx context.Context, r Request, key string) (_ *R
 		return nil, nil, nil, err
 	}
 	if ix.cache != nil && !res.Partial {
-		ix.cache.put(key, packBody(body))
+		ix.cache.keep(key, body)
 	}
 	return res, body, release, nil
 }
