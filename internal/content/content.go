@@ -234,14 +234,14 @@ func (l *Loader) Load(ctx context.Context) (*Content, error) {
 }
 
 func (l *Loader) load(ctx context.Context) (*Content, error) {
-	hash, err := l.stack.Hash()
+	files, err := l.stack.Read()
 	if err != nil {
 		return nil, err
 	}
-	if cur := l.cur.Load(); cur != nil && cur.Hash == hash {
+	if cur := l.cur.Load(); cur != nil && cur.Hash == files.Hash {
 		return cur, nil
 	}
-	c, err := l.build(ctx, hash)
+	c, err := l.build(ctx, files)
 	if err == nil {
 		if err = l.withView(ctx, c); err != nil {
 			c.close()

@@ -75,7 +75,11 @@ func TestWarmStartDecodesTheSnapshotInsteadOfParsing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	decoded, _, wasParsed, err := l2.parse(cold.Hash, tax)
+	files, err := l2.stack.Read()
+	if err != nil || files.Hash != cold.Hash {
+		t.Fatalf("read the library again: hash %v (cold load's %s), err %v", files, cold.Hash, err)
+	}
+	decoded, _, wasParsed, err := l2.parse(files, tax)
 	if err != nil || wasParsed {
 		t.Fatalf("parse with a stored read model: parsed %v, err %v", wasParsed, err)
 	}

@@ -56,8 +56,8 @@ func Load(fsys fs.FS) (*Library, []Problem, error) {
 // (the taxonomy of the layers up to this one) and pairs their Korean
 // twins. Links to playbooks are resolved later, across layers. Problems
 // are relative to the layer's root.
-func loadEntries(l Layer, info LayerInfo, tax *Taxonomy) (*Library, []Problem) {
-	fsys := l.FS
+// fsys is l's folder as the parse reads it (see hashed).
+func loadEntries(l Layer, fsys fs.FS, info LayerInfo, tax *Taxonomy) (*Library, []Problem) {
 	lib := &Library{Taxonomy: tax, incByID: map[string]*Incident{}, pbByID: map[string]*Playbook{}}
 	var problems []Problem
 	pbFiles, _ := fs.Glob(fsys, "playbooks/*.md")
@@ -142,6 +142,13 @@ func SortNewestFirst(ins []*Incident) {
 // Hash is a content hash over every file's path and bytes. Equal hashes mean
 // the derived read models (SQLite, bleve) can be reused as they are.
 func Hash(fsys fs.FS) (string, error) {
+	h, _, err := hashFiles(fsys, false)
+	return h, err
+}
+
+// hashFiles is Hash, and with keep the files' bytes as they were hashed, for
+// a parse that follows (see Files).
+func hashFiles(fsys fs.FS, keep bool) (string, *hashed, error) {
 	var files []string
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -159,7 +166,11 @@ func Hash(fsys fs.FS) (string, error) {
 		return nil
 	})
 	if err != nil {
-		return "", fmt.Errorf("library: hash: %w", err)
+		return "", nil, fmt.Errorf("library: hash: %w", err)
+	}
+	var kept *hashed
+	if keep {
+		kept = &hashed{FS: fsys, index: make(map[string]int, len(files)), src: make([][]byte, len(files))}
 	}
 	// Reading the files is most of the hash (a warm start reads 10,000 of
 	// them before anything else can start), so a chunk at a time is read on
@@ -170,15 +181,39 @@ func Hash(fsys fs.FS) (string, error) {
 	for from := 0; from < len(files); from += hashChunk {
 		chunk := files[from:min(from+hashChunk, len(files))]
 		if err := readAll(fsys, chunk, srcs); err != nil {
-			return "", fmt.Errorf("library: hash: %w", err)
+			return "", nil, fmt.Errorf("library: hash: %w", err)
 		}
 		for i, p := range chunk {
 			fmt.Fprintf(h, "%s\x00%d\x00", p, len(srcs[i]))
 			h.Write(srcs[i])
+			if kept != nil {
+				kept.index[p] = from + i
+				kept.src[from+i] = srcs[i]
+			}
 			srcs[i] = nil
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return hex.EncodeToString(h.Sum(nil)), kept, nil
+}
+
+// hashed is a folder whose files were just read for their hash: ReadFile
+// hands out those bytes, once each, so a parse right after the hash reads no
+// file twice (at 10,000 incidents a read of the whole library cost about
+// half a second of CPU). A second read of a file, and any file not hashed,
+// goes to the folder. Distinct files may be taken at the same time.
+type hashed struct {
+	fs.FS
+	index map[string]int // file → its place in src; not written after hashFiles
+	src   [][]byte
+}
+
+func (h *hashed) ReadFile(name string) ([]byte, error) {
+	if i, ok := h.index[name]; ok && h.src[i] != nil {
+		b := h.src[i]
+		h.src[i] = nil
+		return b, nil
+	}
+	return fs.ReadFile(h.FS, name)
 }
 
 // hashChunk is how many files Hash reads ahead of the hashing.

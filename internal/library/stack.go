@@ -57,15 +57,43 @@ type layerResult struct {
 // without a root has that layer's hash, so a library served on its own
 // keeps the hash (and the persisted read models) it always had.
 func (s *Stack) Hash() (string, error) {
-	hashes := make([]string, len(s.layers))
-	for i, l := range s.layers {
-		h, err := Hash(l.FS)
-		if err != nil {
-			return "", err
-		}
-		hashes[i] = h
+	f, err := s.read(false)
+	if err != nil {
+		return "", err
 	}
-	return s.combine(hashes), nil
+	return f.Hash, nil
+}
+
+// Files is one read of every file of a stack: its hash, and the bytes that
+// were hashed, which LoadFiles parses instead of reading the files again.
+// A cold load reads each file once: hashing it to look for read models
+// built for it, then parsing it when there are none.
+type Files struct {
+	Hash   string
+	hashes []string  // each layer's
+	read   []*hashed // each layer's files as read; nil once loaded
+}
+
+// Read reads every file of the stack: what Hash and then Load would read
+// twice. Release the Files when no Load follows: they hold every file's
+// bytes.
+func (s *Stack) Read() (*Files, error) { return s.read(true) }
+
+// Release lets go of the files' bytes; the hash stays, and a LoadFiles of
+// f reads the files from disk.
+func (f *Files) Release() { clear(f.read) }
+
+func (s *Stack) read(keep bool) (*Files, error) {
+	f := &Files{hashes: make([]string, len(s.layers)), read: make([]*hashed, len(s.layers))}
+	for i, l := range s.layers {
+		h, kept, err := hashFiles(l.FS, keep)
+		if err != nil {
+			return nil, err
+		}
+		f.hashes[i], f.read[i] = h, kept
+	}
+	f.Hash = s.combine(f.hashes)
+	return f, nil
 }
 
 func (s *Stack) combine(hashes []string) string {
@@ -115,24 +143,43 @@ func (s *Stack) Taxonomy() (*Taxonomy, error) {
 // Load parses the layers that changed since the last Load, reuses the
 // others, and merges them. The error is non-nil only when the bottom layer
 // is unusable or nothing valid is left.
-func (s *Stack) Load() (*Library, []Problem, error) {
+func (s *Stack) Load() (*Library, []Problem, error) { return s.LoadFiles(nil) }
+
+// LoadFiles is Load of the files f read (from Read on this stack), or of
+// the files on disk when f is nil. It takes f's bytes: f is spent after.
+func (s *Stack) LoadFiles(f *Files) (*Library, []Problem, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if f != nil {
+		defer f.Release()
+	}
+	if f != nil && len(f.read) != len(s.layers) {
+		return nil, nil, errors.New("library: files read from another stack")
+	}
 	var problems []Problem
 	var used []*layerResult
 	var tax *Taxonomy
 	below := ""
 	hashes := make([]string, len(s.layers))
 	for i, l := range s.layers {
-		h, err := Hash(l.FS)
-		if err != nil {
-			if i == 0 {
-				return nil, problems, err
+		var src fs.FS = l.FS
+		if f != nil {
+			hashes[i] = f.hashes[i]
+			if f.read[i] != nil {
+				src = f.read[i]
 			}
-			problems = append(problems, Problem{Path: l.Show(LayerFile), Msg: fmt.Sprintf("layer left out: %v", err)})
-			continue
+		} else {
+			h, err := Hash(l.FS)
+			if err != nil {
+				if i == 0 {
+					return nil, problems, err
+				}
+				problems = append(problems, Problem{Path: l.Show(LayerFile), Msg: fmt.Sprintf("layer left out: %v", err)})
+				continue
+			}
+			hashes[i] = h
 		}
-		hashes[i] = h
+		h := hashes[i]
 		key := chainKey(below, l, h)
 		r := s.memo[i]
 		if (r == nil || r.key != key) && s.parent != nil {
@@ -142,7 +189,7 @@ func (s *Stack) Load() (*Library, []Problem, error) {
 			}
 		}
 		if r == nil || r.key != key {
-			fresh, err := parseLayer(l, i == 0, tax)
+			fresh, err := parseLayer(l, src, i == 0, tax)
 			fresh.key, fresh.below = key, below
 			problems = append(problems, fresh.problems...)
 			if err != nil {
@@ -183,8 +230,10 @@ func (s *Stack) Load() (*Library, []Problem, error) {
 
 // parseLayer reads one layer on top of the taxonomy below (nil for the
 // bottom layer). The result is never nil; the error says the layer cannot
-// be used at all, and its problems say why.
-func parseLayer(l Layer, bottom bool, below *Taxonomy) (*layerResult, error) {
+// be used at all, and its problems say why. src is l's folder as the parse
+// reads it (see hashed); the result keeps l.FS, to read a file again for
+// the line of a later problem.
+func parseLayer(l Layer, src fs.FS, bottom bool, below *Taxonomy) (*layerResult, error) {
 	r := &layerResult{layer: l}
 	info, ps, err := ReadLayerInfo(l.FS)
 	if l.Root == "" && !bottom {
@@ -203,12 +252,12 @@ func parseLayer(l Layer, bottom bool, below *Taxonomy) (*layerResult, error) {
 		r.problems = append(r.problems, Problem{Path: l.Show("."), Msg: "this folder has no layer.yaml, so it would be a second public library: give the team's layer a layer.yaml with its name and incident-id prefix"})
 		return r, errors.New("library: a public library can only be the bottom layer")
 	}
-	src, err := fs.ReadFile(l.FS, "taxonomy.yaml")
+	taxSrc, err := fs.ReadFile(src, "taxonomy.yaml")
 	tax := below
 	switch {
 	case err == nil:
 		var tp []Problem
-		tax, tp, err = parseTaxonomy(below, l.Show("taxonomy.yaml"), info.Name, src)
+		tax, tp, err = parseTaxonomy(below, l.Show("taxonomy.yaml"), info.Name, taxSrc)
 		for i := range tp {
 			tp[i].Layer = info.Name
 		}
@@ -223,7 +272,7 @@ func parseLayer(l Layer, bottom bool, below *Taxonomy) (*layerResult, error) {
 		return r, errors.New("library: the bottom layer has no taxonomy.yaml")
 	}
 	r.tax = tax
-	lib, lp := loadEntries(l, info, tax)
+	lib, lp := loadEntries(l, src, info, tax)
 	r.lib = lib
 	r.problems = append(r.problems, qualify(l, info.Name, lp)...)
 	return r, nil

@@ -1,6 +1,7 @@
 package library
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -414,5 +415,59 @@ func TestShare(t *testing.T) {
 	p, _ := pub.Playbook("pod-pending")
 	if a == p || p.Layer != PublicLayer {
 		t.Errorf("the view's pod-pending became the team's override (layer %q)", p.Layer)
+	}
+}
+
+// TestLoadFilesParsesWhatWasHashed checks that a load after Read parses the
+// bytes Read hashed, not the folder as it is by then: the library's hash
+// must describe what was parsed, and a cold load reads each file once.
+func TestLoadFilesParsesWhatWasHashed(t *testing.T) {
+	const p = "incidents/IL-9001-driver-rollout-hid-gpus.md"
+	fsys := dirFS(t, "testdata/good")
+	s := NewStack(Layer{FS: fsys})
+	files, err := s.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, _ := s.Hash(); files.Hash != h {
+		t.Fatalf("Read's hash %s, Hash() %s", files.Hash, h)
+	}
+	before, _, _ := Load(dirFS(t, "testdata/good"))
+	old, _ := before.Incident("IL-9001")
+
+	// Changed on disk between the hash and the parse.
+	fsys[p].Data = bytes.Replace(fsys[p].Data, []byte("title: "), []byte("title: Changed "), 1)
+	lib, _, err := s.LoadFiles(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lib.Hash != files.Hash {
+		t.Errorf("library hash %s, want the hash read %s", lib.Hash, files.Hash)
+	}
+	if in, _ := lib.Incident("IL-9001"); in.Title != old.Title {
+		t.Errorf("LoadFiles parsed the file as changed after Read: title %q, want %q", in.Title, old.Title)
+	}
+	// The Files are spent: the next load reads the folder.
+	again, _, err := s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in, _ := again.Incident("IL-9001"); !strings.HasPrefix(in.Title, "Changed ") || again.Hash == files.Hash {
+		t.Errorf("Load after the change: title %q, hash changed %v", in.Title, again.Hash != files.Hash)
+	}
+
+	// Released files keep their hash and are read from the folder.
+	files, err = s.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files.Release()
+	fsys[p].Data = bytes.Replace(fsys[p].Data, []byte("title: Changed "), []byte("title: Twice "), 1)
+	lib, _, err = NewStack(Layer{FS: fsys}).LoadFiles(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in, _ := lib.Incident("IL-9001"); !strings.HasPrefix(in.Title, "Twice ") {
+		t.Errorf("LoadFiles of released files: title %q, want the folder's", in.Title)
 	}
 }
