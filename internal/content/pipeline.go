@@ -23,7 +23,8 @@ import (
 // folder is reused instead of rebuilt — the SQLite store, the parsed
 // library, the search index — so an unchanged library starts warm. Any
 // step's error discards what the earlier steps built.
-func (l *Loader) build(ctx context.Context, hash string) (_ *Content, err error) {
+func (l *Loader) build(ctx context.Context, files *library.Files) (_ *Content, err error) {
+	hash := files.Hash
 	c := &Content{Hash: hash, LoadedAt: time.Now()}
 	var drawing *graphJob
 	defer func() {
@@ -47,7 +48,7 @@ func (l *Loader) build(ctx context.Context, hash string) (_ *Content, err error)
 			return nil, err
 		}
 	}
-	lib, problems, parsed, err := l.parse(hash, tax)
+	lib, problems, parsed, err := l.parse(files, tax)
 	if err != nil {
 		return nil, err
 	}
@@ -68,15 +69,22 @@ func (l *Loader) build(ctx context.Context, hash string) (_ *Content, err error)
 	// 5. the store, built from the library recording those problems or,
 	//    when it was reopened, holding those its build recorded. Both only
 	//    read the parsed library, so a cold load builds them at the same
-	//    time, one per core: the index alone was most of a cold load.
+	//    time. The index comes in two steps: documents analysed on every
+	//    core and written in segments, then the segments merged into one,
+	//    on one core with every segment file mapped. The store's one
+	//    writer is built beside that merge, with the whole-library graph,
+	//    rather than beside the analysis: the analysis keeps both cores
+	//    busy on its own, and the merge alone would leave one idle (at
+	//    10,000 incidents the merge is about 2 s, the store 3 s of CPU;
+	//    the load took about 1 s less than with the store beside the
+	//    analysis, docs/performance.md, seventh pass).
 	//    A cold load's build steps are where its memory peaks: the parsed
 	//    library, documents being analysed and indexed, the read model
 	//    being written. The collector runs more often while they run
-	//    (buildGC). When the index starts merging its segments (one core,
-	//    every segment file mapped), the memory the build freed is handed
-	//    back, so the merge does not add its files to the build's peak, and
-	//    the whole-library graph of a cold load is drawn then, beside the
-	//    merge, rather than at the build's peak.
+	//    (buildGC), and more often still from the merge on (mergeGC);
+	//    when the merge starts, the memory the analysis freed is handed
+	//    back, so the merge's files and the store's pages do not add to
+	//    the analysis's peak.
 	opt := l.Search
 	merging := make(chan struct{})
 	var mergeOnce sync.Once
@@ -84,6 +92,7 @@ func (l *Loader) build(ctx context.Context, hash string) (_ *Content, err error)
 	if !stored {
 		defer tightenGC()()
 		opt.Merging = func() {
+			mergingGC()
 			go debug.FreeOSMemory()
 			merged()
 		}
@@ -99,10 +108,9 @@ func (l *Loader) build(ctx context.Context, hash string) (_ *Content, err error)
 		c.Problems, err = c.Store.Problems(ctx)
 	} else {
 		c.Problems = problems
-		if c.Store, err = store.Build(ctx, l.dataDir, lib, problems); err == nil {
-			<-merging
-			drawing = drawAside(lib)
-		}
+		<-merging
+		drawing = drawAside(lib)
+		c.Store, err = store.Build(ctx, l.dataDir, lib, problems)
 	}
 	<-indexed
 	if err == nil {
@@ -133,6 +141,13 @@ func (l *Loader) build(ctx context.Context, hash string) (_ *Content, err error)
 // batches of the search index, the cold load's peak fell from 380–420 MiB
 // to 270–290 MiB (docs/performance.md, 2026-12-02).
 //
+// mergeGC holds from the index's merge to the end of the build, while the
+// store is written beside it. The live heap is lower there (about 95 MB at
+// 10,000 incidents), but the merge maps every segment file, so this is
+// where the process peaks: at 70 % it reached 304–314 MiB, at 50 % 277–293
+// MiB and at 40 % 268–279 MiB, for the same load time within the machine's
+// noise (docs/performance.md, seventh pass).
+//
 // serveGC holds otherwise. A served library's heap is mostly long-lived
 // (the parsed library, the graph, the search tables), and requests'
 // garbage is short-lived, so the default target mostly doubles data that
@@ -142,6 +157,7 @@ func (l *Loader) build(ctx context.Context, hash string) (_ *Content, err error)
 // (docs/performance.md, sixth pass).
 const (
 	buildGC = 70
+	mergeGC = 40
 	serveGC = 65
 )
 
@@ -202,6 +218,15 @@ func tightenGC() (restore func()) {
 	})
 }
 
+// mergingGC sets the merge's target, while a build holds.
+func mergingGC() {
+	gcTargets.Lock()
+	defer gcTargets.Unlock()
+	if gcTargets.depth > 0 {
+		debug.SetGCPercent(gcShare(mergeGC))
+	}
+}
+
 // reopenStore opens the store persisted for hash; nil when there is none
 // or it cannot be used, and then it is rebuilt.
 func (l *Loader) reopenStore(ctx context.Context, hash string) *store.Store {
@@ -220,8 +245,13 @@ func (l *Loader) reopenStore(ctx context.Context, hash string) *store.Store {
 // (decoding is a fraction of parsing at 10,000 incidents), else parsed from
 // the Markdown. parsed says which. A library with nothing valid is an error
 // naming every problem in the log.
-func (l *Loader) parse(hash string, tax *library.Taxonomy) (lib *library.Library, problems []library.Problem, parsed bool, err error) {
+func (l *Loader) parse(files *library.Files, tax *library.Taxonomy) (lib *library.Library, problems []library.Problem, parsed bool, err error) {
+	hash := files.Hash
 	if tax != nil {
+		// The snapshot is nearly always there beside the store: let go of
+		// the files' bytes before decoding it (a parse after a failed
+		// decode reads them again).
+		files.Release()
 		lib, err := loadSnapshot(l.dataDir, hash, tax)
 		if err == nil {
 			return lib, nil, false, nil
@@ -230,7 +260,7 @@ func (l *Loader) parse(hash string, tax *library.Taxonomy) (lib *library.Library
 			l.log.Warn("library snapshot unusable; parsing the library", "err", err)
 		}
 	}
-	lib, problems, err = l.stack.Load()
+	lib, problems, err = l.stack.LoadFiles(files)
 	if err != nil {
 		library.SortProblems(problems)
 		for _, p := range problems {
