@@ -105,12 +105,21 @@ func newBuilder(path, tmp string, m *mapping.IndexMappingImpl) (*scorch.Builder,
 	})
 }
 
-// analyseBatch is how many documents are analysed ahead of the builder at a
-// time: analysed documents wait in memory, up to three batches of them
-// (about 90 KB each at 10,000 incidents), on top of the builder's batch.
-// Two workers share a batch, so 16 keeps both busy while holding 48
-// documents instead of 192.
-const analyseBatch = 16
+// analyseBatch is how many documents the workers analyse together, and
+// analyseAhead how many such batches may wait analysed for the builder, so
+// that the analysis goes on while the builder turns its batch into a
+// segment (one core's work, about 40 ms for builderBatch documents at
+// 10,000 incidents, in which the other core analyses about 100). With
+// three batches of 16 ahead the analysis stopped after 48 documents, the
+// two took turns, and the index's steps before the merge used 1.5 of two
+// cores instead of 1.9, about 1 s longer. Every document waiting costs
+// memory at the cold load's peak (its token locations, about 70 KB): a
+// builder batch ahead (four batches) peaked 5–10 MiB higher than two
+// (docs/performance.md, seventh pass).
+const (
+	analyseBatch = 32
+	analyseAhead = 2
+)
 
 // analyseAll analyses every document on every core, a batch at a time, and
 // hands them to use in library order, one at a time; the next batch is
@@ -122,7 +131,7 @@ func (ix *Index) analyseAll(a *analyser, use func(rank int, d *analysed) error) 
 		from int
 		docs []*analysed
 	}
-	batches := make(chan batch, 1)
+	batches := make(chan batch, analyseAhead)
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() {
