@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"casebook/internal/library"
+	content "casebook/library"
 )
 
 // The store is built from the loader's good fixture library.
@@ -242,5 +244,39 @@ func TestPrune(t *testing.T) {
 	}
 	if n, _, err := s.Count(context.Background()); err != nil || n != 4 {
 		t.Errorf("the kept database no longer reads: %d, %v", n, err)
+	}
+}
+
+// TestBuildKeepsForeignKeys checks every reference the build wrote. The
+// build writes without SQLite enforcing them (openBuildDB), because the
+// library it writes was validated whole; this is the check that the two
+// agree, on the fixture and on the shipped library.
+func TestBuildKeepsForeignKeys(t *testing.T) {
+	shipped, problems, err := library.Load(content.FS)
+	if err != nil {
+		t.Fatalf("shipped library: %v %v", err, problems)
+	}
+	for name, lib := range map[string]*library.Library{"fixture": loadGood(t), "shipped": shipped} {
+		s, err := Build(context.Background(), t.TempDir(), lib, problems)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := s.db.Query(`PRAGMA foreign_key_check`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var table, parent string
+			var rowid, fk sql.NullInt64
+			if err := rows.Scan(&table, &rowid, &parent, &fk); err != nil {
+				t.Fatal(err)
+			}
+			t.Errorf("%s: row %d of %s refers to a missing row of %s", name, rowid.Int64, table, parent)
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		rows.Close()
+		s.Close()
 	}
 }
