@@ -115,16 +115,17 @@ func TestTightenGC(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	current := func() int { p := debug.SetGCPercent(-1); debug.SetGCPercent(p); return p }
 	for _, tt := range []struct {
-		gogc         string
-		build, serve int
+		gogc                string
+		build, merge, serve int
 	}{
-		{"", buildGC, serveGC},
-		{"200", 2 * buildGC, 2 * serveGC},
-		{"off", -1, -1},
-		{"nonsense", buildGC, serveGC},
+		{"", buildGC, mergeGC, serveGC},
+		{"200", 2 * buildGC, 2 * mergeGC, 2 * serveGC},
+		{"off", -1, -1, -1},
+		{"nonsense", buildGC, mergeGC, serveGC},
 	} {
 		t.Setenv("GOGC", tt.gogc)
 		servingGC()
+		mergingGC() // no build: nothing to tighten
 		if got := current(); got != tt.serve {
 			t.Errorf("GOGC=%q: serving at %d, want %d", tt.gogc, got, tt.serve)
 		}
@@ -132,12 +133,16 @@ func TestTightenGC(t *testing.T) {
 		if got := current(); got != tt.build {
 			t.Errorf("GOGC=%q: during a build at %d, want %d", tt.gogc, got, tt.build)
 		}
+		mergingGC()
+		if got := current(); got != tt.merge {
+			t.Errorf("GOGC=%q: during a build's merge at %d, want %d", tt.gogc, got, tt.merge)
+		}
 		inner := tightenGC()
 		outer()
 		outer() // a second call changes nothing
 		servingGC()
-		if got := current(); got != tt.build {
-			t.Errorf("GOGC=%q: with a build still running at %d, want %d", tt.gogc, got, tt.build)
+		if got := current(); got != tt.merge {
+			t.Errorf("GOGC=%q: with a build still running at %d, want %d", tt.gogc, got, tt.merge)
 		}
 		inner()
 		if got := current(); got != tt.serve {
