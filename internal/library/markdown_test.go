@@ -117,3 +117,36 @@ func assertSafeHTML(t *testing.T, html string) {
 		}
 	}
 }
+
+// TestSectionsRenderAsParsedAlone checks that a section rendered from the
+// file's syntax tree is the section parsed on its own, as sections were
+// rendered before: above all the ids of repeated sub-headings, which the
+// file's parse numbers across the file and links point at per section.
+func TestSectionsRenderAsParsedAlone(t *testing.T) {
+	for name, body := range map[string]string{
+		"same sub-heading in two sections":         "## Check A\n\n### Check\n\nOne.\n\n## Check B\n\n### Check\n\nTwo.\n\n### Check\n",
+		"sub-heading named as its section":         "## Detection\n\n### Detection\n\nAlerts.\n",
+		"sub-heading before a section of its name": "## Setup steps\n\n### Setup\n\n## Setup\n\nText.\n\n### Setup\n",
+		"written ids": "## A {#first}\n\n### Run {#run}\n\n### Run\n\n## B\n\n### Run\n\n### first\n",
+		"code, lists, tables and links": "## Commands\n\n```sh\n## not a heading\nkubectl get pods -A\n```\n\n" +
+			"- one `code`\n- two [link](https://example.com)\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n## After\n\nText with **bold**.\n",
+		"Korean headings": "## 원인\n\n### 확인\n\n내용.\n\n## 조치\n\n### 확인\n",
+		"empty sections":  "## A\n## B\n\n## C\n",
+	} {
+		src := []byte("---\nid: X\n---\n\n" + body)
+		doc, p := parseDocument("x.md", src)
+		if p != nil {
+			t.Fatalf("%s: %v", name, p)
+		}
+		if len(doc.sections) == 0 {
+			t.Fatalf("%s: no sections", name)
+		}
+		for _, got := range doc.sections {
+			want := renderSection(got.Markdown)
+			want.ID, want.Title, want.Markdown, want.Line = got.ID, got.Title, got.Markdown, got.Line
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s: section %s (-parsed alone +from the file's tree):\n%s", name, got.ID, diff)
+			}
+		}
+	}
+}
