@@ -76,8 +76,9 @@ func (t *fastTokenizer) Tokenize(input []byte) analysis.TokenStream {
 // an arena is valid until the arena's next use; what outlives it (a term's
 // bytes, its offsets) must be copied out first.
 type tokenArena struct {
-	toks []analysis.Token
-	out  analysis.TokenStream
+	toks  []analysis.Token
+	out   analysis.TokenStream
+	freqs [3]termFreqs // analyse's, emptied by finish
 }
 
 func (t *fastTokenizer) tokenize(input []byte, a *tokenArena) analysis.TokenStream {

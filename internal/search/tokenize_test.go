@@ -118,3 +118,65 @@ func TestArenaAnalysisMatchesFresh(t *testing.T) {
 		t.Error("the arena was never used: the index build would allocate every token")
 	}
 }
+
+// referenceFreqs is how bleve itself gathers a field's token frequencies
+// over its segments (and how termFreqs did, a location at a time): the
+// reference termFreqs.finish must equal, location for location.
+func referenceFreqs(streams []analysis.TokenStream) index.TokenFrequencies {
+	tf := index.TokenFrequencies{}
+	for segment, toks := range streams {
+		for _, tok := range toks {
+			cur, ok := tf[string(tok.Term)]
+			if !ok {
+				cur = &index.TokenFreq{Term: tok.Term}
+				tf[string(tok.Term)] = cur
+			}
+			cur.Locations = append(cur.Locations, &index.TokenLocation{ArrayPositions: []uint64{uint64(segment)}, Start: tok.Start, End: tok.End, Position: tok.Position})
+			cur.SetFrequency(cur.Frequency() + 1)
+		}
+	}
+	return tf
+}
+
+// TestTermFreqsMatchBleve feeds every text of the shipped library's
+// documents, field by field, to termFreqs and to the reference, with one
+// termFreqs reused throughout as an analysis worker reuses it.
+func TestTermFreqsMatchBleve(t *testing.T) {
+	lib := loadLibrary(t)
+	m, err := newMapping()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newAnalyser(m)
+	ix := newIndex(lib)
+	var reused termFreqs
+	fields, tokens := 0, 0
+	for rank := range ix.byRank {
+		d := ix.document(rank)
+		for field, segs := range d.text {
+			an := a.english
+			if field == fieldKorean || field == fieldKoTitle {
+				an = a.korean
+			}
+			var streams []analysis.TokenStream
+			for _, s := range segs {
+				toks := an.Analyze([]byte(s.text))
+				streams = append(streams, toks)
+				reused.add(toks, len(streams)-1)
+				tokens += len(toks)
+			}
+			got := reused.finish()
+			want := referenceFreqs(streams)
+			if len(want) == 0 {
+				want = nil
+			}
+			if diff := cmp.Diff(want, got, cmp.AllowUnexported(index.TokenFreq{})); diff != "" {
+				t.Fatalf("%s, field %s (-bleve's way +termFreqs):\n%s", ix.byRank[rank].id(), field, diff)
+			}
+			fields++
+		}
+	}
+	if fields < 1000 || tokens < 100000 {
+		t.Errorf("compared %d fields, %d tokens: the shipped library should give far more", fields, tokens)
+	}
+}
