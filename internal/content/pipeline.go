@@ -27,9 +27,13 @@ func (l *Loader) build(ctx context.Context, files *library.Files) (_ *Content, e
 	hash := files.Hash
 	c := &Content{Hash: hash, LoadedAt: time.Now()}
 	var drawing *graphJob
+	var saved func(keep bool) // the snapshot's, once started
 	defer func() {
 		if drawing != nil {
 			drawing.wait() // a load does not leave work running behind it
+		}
+		if saved != nil {
+			saved(err == nil)
 		}
 		if err != nil {
 			c.close()
@@ -85,6 +89,16 @@ func (l *Loader) build(ctx context.Context, files *library.Files) (_ *Content, e
 	//    when the merge starts, the memory the analysis freed is handed
 	//    back, so the merge's files and the store's pages do not add to
 	//    the analysis's peak.
+	// The parsed library is saved for the next start from when the index
+	// merges: its section texts are written then and read from their file
+	// after, so the merge and the store, where the cold load peaks, run
+	// without them in memory (about 13 MB at 10,000 incidents; the store
+	// reads them back from the file). The rest is written once loaded.
+	save := sync.OnceFunc(func() {
+		if parsed {
+			saved = l.saveSnapshot(lib)
+		}
+	})
 	opt := l.Search
 	merging := make(chan struct{})
 	var mergeOnce sync.Once
@@ -94,6 +108,7 @@ func (l *Loader) build(ctx context.Context, files *library.Files) (_ *Content, e
 		opt.Merging = func() {
 			mergingGC()
 			go debug.FreeOSMemory()
+			save()
 			merged()
 		}
 	}
@@ -126,9 +141,7 @@ func (l *Loader) build(ctx context.Context, files *library.Files) (_ *Content, e
 	}
 	c.Orgs = orgs(lib)
 	c.Warm = stored && !parsed
-	if parsed {
-		l.saveSnapshot(lib)
-	}
+	save()
 	return c, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"casebook/internal/library"
 )
@@ -34,33 +35,25 @@ func bodiesPath(dir, hash string) string {
 	return filepath.Join(dir, snapshotPrefix+shortHash(hash)+".bodies")
 }
 
-// saveSnapshot writes lib's snapshot under temporary names and renames it
-// into place when complete, its bodies file first, so a reader never sees
-// half of it. Then lib's bodies are read from that file instead of held in
-// memory.
-func saveSnapshot(dir string, lib *library.Library) (err error) {
+// saveBodies writes the first half of lib's snapshot, its bodies file,
+// under a temporary name and renames it into place when complete; then
+// lib's bodies are read from that file instead of held in memory.
+// saveEntries writes the other half, the file a warm start opens first,
+// the same way: a reader never sees half of a snapshot.
+func saveBodies(dir string, lib *library.Library) (_ *library.SnapshotBodies, err error) {
 	defer func() {
 		if err != nil {
 			err = fmt.Errorf("content: library snapshot: %w", err)
 		}
 	}()
-	tmp := func() (*os.File, error) {
-		return os.CreateTemp(dir, "."+snapshotPrefix+shortHash(lib.Hash)+"-*.tmp")
-	}
-	f, err := tmp()
+	bf, err := snapshotTemp(dir, lib.Hash)
 	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	bf, err := tmp()
-	if err != nil {
-		f.Close()
-		return err
+		return nil, err
 	}
 	defer os.Remove(bf.Name())
-	w, bw := bufio.NewWriterSize(f, 1<<20), bufio.NewWriterSize(bf, 1<<20)
-	places, err := library.WriteSnapshot(w, bw, lib)
-	for _, e := range []error{w.Flush(), bw.Flush(), f.Close(), bf.Close()} {
+	bw := bufio.NewWriterSize(bf, 1<<20)
+	b, err := library.WriteBodies(bw, lib)
+	for _, e := range []error{bw.Flush(), bf.Close()} {
 		if err == nil {
 			err = e
 		}
@@ -68,18 +61,42 @@ func saveSnapshot(dir string, lib *library.Library) (err error) {
 	if err == nil {
 		err = os.Rename(bf.Name(), bodiesPath(dir, lib.Hash))
 	}
+	if err != nil {
+		return nil, err
+	}
+	rf, err := os.Open(bodiesPath(dir, lib.Hash))
+	if err != nil {
+		return nil, err
+	}
+	b.Places.MoveTo(rf)
+	return b, nil
+}
+
+// saveEntries writes the rest of lib's snapshot; see saveBodies.
+func saveEntries(dir string, lib *library.Library, b *library.SnapshotBodies) (err error) {
+	f, err := snapshotTemp(dir, lib.Hash)
+	if err != nil {
+		return fmt.Errorf("content: library snapshot: %w", err)
+	}
+	defer os.Remove(f.Name())
+	w := bufio.NewWriterSize(f, 1<<20)
+	err = library.WriteEntries(w, lib, b)
+	for _, e := range []error{w.Flush(), f.Close()} {
+		if err == nil {
+			err = e
+		}
+	}
 	if err == nil {
 		err = os.Rename(f.Name(), snapshotPath(dir, lib.Hash))
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("content: library snapshot: %w", err)
 	}
-	rf, err := os.Open(bodiesPath(dir, lib.Hash))
-	if err != nil {
-		return err
-	}
-	places.MoveTo(rf)
 	return nil
+}
+
+func snapshotTemp(dir, hash string) (*os.File, error) {
+	return os.CreateTemp(dir, "."+snapshotPrefix+shortHash(hash)+"-*.tmp")
 }
 
 // loadSnapshot reads the snapshot of the library with hash; an error
@@ -125,13 +142,24 @@ func pruneSnapshots(dir string, keep []string) {
 }
 
 // saveSnapshot persists lib for the next warm start, in the background: a
-// load does not wait for it.
-func (l *Loader) saveSnapshot(lib *library.Library) {
+// load does not wait for it. The bodies are written at once, and lib's
+// bodies then read from their file, so what the load does next holds less
+// in memory; the rest is written when the load calls finish with keep,
+// so that its encoding does not compete with the load (and not at all
+// without keep: the load failed).
+func (l *Loader) saveSnapshot(lib *library.Library) (finish func(keep bool)) {
+	loaded := make(chan bool, 1)
 	l.saving.Add(1)
 	go func() {
 		defer l.saving.Done()
-		if err := saveSnapshot(l.dataDir, lib); err != nil {
+		b, err := saveBodies(l.dataDir, lib)
+		if keep := <-loaded; err == nil && keep {
+			err = saveEntries(l.dataDir, lib, b)
+		}
+		if err != nil {
 			l.log.Warn("could not save the library snapshot; the next start will parse", "err", err)
 		}
 	}()
+	var once sync.Once
+	return func(keep bool) { once.Do(func() { loaded <- keep }) }
 }

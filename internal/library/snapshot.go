@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/gob"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -99,8 +100,28 @@ func (p *BodyPlaces) MoveTo(f *os.File) {
 // makes a warm start of a large library fast. The incidents' section
 // texts go to bodies, packed as they are held (see Body), one after the
 // other; w has their places. The taxonomy is not in it: it is small and
-// parsed from taxonomy.yaml anyway.
+// parsed from taxonomy.yaml anyway. It is WriteBodies, then WriteEntries.
 func WriteSnapshot(w, bodies io.Writer, lib *Library) (*BodyPlaces, error) {
+	b, err := WriteBodies(bodies, lib)
+	if err != nil {
+		return nil, err
+	}
+	return b.Places, WriteEntries(w, lib, b)
+}
+
+// SnapshotBodies is what WriteBodies wrote: where each body went, for
+// MoveTo and for WriteEntries.
+type SnapshotBodies struct {
+	Places *BodyPlaces
+	spans  []snapshotSpans
+	size   int64
+}
+
+// WriteBodies writes the first half of lib's snapshot: its bodies. A cold
+// load writes them, and moves lib's bodies to the file, before the rest
+// of the snapshot, to hold less in memory while its read models are
+// built.
+func WriteBodies(bodies io.Writer, lib *Library) (*SnapshotBodies, error) {
 	// The bodies first, so that the header can say how many bytes they
 	// are and each incident where its own are.
 	places := &BodyPlaces{}
@@ -131,15 +152,24 @@ func WriteSnapshot(w, bodies io.Writer, lib *Library) (*BodyPlaces, error) {
 			}
 		}
 	}
+	return &SnapshotBodies{Places: places, spans: spans, size: off}, nil
+}
+
+// WriteEntries writes the second half of lib's snapshot, the entries,
+// with b, what WriteBodies wrote of the same lib.
+func WriteEntries(w io.Writer, lib *Library, b *SnapshotBodies) error {
+	if len(b.spans) != len(lib.Incidents) {
+		return errors.New("library: write snapshot: the bodies written are another library's")
+	}
 	enc := gob.NewEncoder(w)
-	err = enc.Encode(snapshotHeader{Version: snapshotVersion, Hash: lib.Hash, Incidents: len(lib.Incidents), Playbooks: len(lib.Playbooks),
-		Layers: lib.Layers, BodyBytes: off})
+	err := enc.Encode(snapshotHeader{Version: snapshotVersion, Hash: lib.Hash, Incidents: len(lib.Incidents), Playbooks: len(lib.Playbooks),
+		Layers: lib.Layers, BodyBytes: b.size})
 	for i, in := range lib.Incidents {
 		if err != nil {
 			break
 		}
 		if err = enc.Encode(in); err == nil {
-			err = enc.Encode(spans[i])
+			err = enc.Encode(b.spans[i])
 		}
 	}
 	for _, pb := range lib.Playbooks {
@@ -149,9 +179,9 @@ func WriteSnapshot(w, bodies io.Writer, lib *Library) (*BodyPlaces, error) {
 		err = enc.Encode(pb)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("library: write snapshot: %w", err)
+		return fmt.Errorf("library: write snapshot: %w", err)
 	}
-	return places, nil
+	return nil
 }
 
 // ReadSnapshot restores a Library written by WriteSnapshot, with tax as
