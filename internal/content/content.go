@@ -234,7 +234,11 @@ func (l *Loader) Load(ctx context.Context) (*Content, error) {
 }
 
 func (l *Loader) load(ctx context.Context) (*Content, error) {
-	files, err := l.stack.Read()
+	// The files' bytes are kept for the parse when one is likely: on a
+	// reload (a file changed), or on a first start with no read model to
+	// reuse. A warm start only needs their hash; holding them would add
+	// the whole library to its peak.
+	files, err := l.stack.Read(l.cur.Load() != nil || !store.Built(l.dataDir))
 	if err != nil {
 		return nil, err
 	}

@@ -75,7 +75,7 @@ func TestWarmStartDecodesTheSnapshotInsteadOfParsing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := l2.stack.Read()
+	files, err := l2.stack.Read(true)
 	if err != nil || files.Hash != cold.Hash {
 		t.Fatalf("read the library again: hash %v (cold load's %s), err %v", files, cold.Hash, err)
 	}

@@ -75,9 +75,10 @@ type Files struct {
 }
 
 // Read reads every file of the stack: what Hash and then Load would read
-// twice. Release the Files when no Load follows: they hold every file's
-// bytes.
-func (s *Stack) Read() (*Files, error) { return s.read(true) }
+// twice. With keep, the Files hold every file's bytes for LoadFiles
+// (release them when no load follows); without, they hold the hash only
+// and LoadFiles reads the files again.
+func (s *Stack) Read(keep bool) (*Files, error) { return s.read(keep) }
 
 // Release lets go of the files' bytes; the hash stays, and a LoadFiles of
 // f reads the files from disk.

@@ -425,7 +425,7 @@ func TestLoadFilesParsesWhatWasHashed(t *testing.T) {
 	const p = "incidents/IL-9001-driver-rollout-hid-gpus.md"
 	fsys := dirFS(t, "testdata/good")
 	s := NewStack(Layer{FS: fsys})
-	files, err := s.Read()
+	files, err := s.Read(true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -457,7 +457,7 @@ func TestLoadFilesParsesWhatWasHashed(t *testing.T) {
 	}
 
 	// Released files keep their hash and are read from the folder.
-	files, err = s.Read()
+	files, err = s.Read(true)
 	if err != nil {
 		t.Fatal(err)
 	}

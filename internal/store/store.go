@@ -49,6 +49,13 @@ func fileName(dir, hash string) string {
 	return filepath.Join(dir, "casebook-"+short(hash)+".db")
 }
 
+// Built reports whether dir holds the read model of some library: a start
+// with none has nothing to reuse and will build one.
+func Built(dir string) bool {
+	m, _ := filepath.Glob(filepath.Join(dir, "casebook-*.db"))
+	return len(m) > 0
+}
+
 func short(hash string) string {
 	if len(hash) > 16 {
 		return hash[:16]
