@@ -79,9 +79,8 @@ func (l *Loader) build(ctx context.Context, files *library.Files) (_ *Content, e
 	//    writer is built beside that merge, with the whole-library graph,
 	//    rather than beside the analysis: the analysis keeps both cores
 	//    busy on its own, and the merge alone would leave one idle (at
-	//    10,000 incidents the merge is about 2 s, the store 3 s of CPU;
-	//    the load took about 1 s less than with the store beside the
-	//    analysis, docs/performance.md, seventh pass).
+	//    10,000 incidents the merge is about 2 s, the store 2 s of CPU;
+	//    docs/performance.md, seventh pass).
 	//    A cold load's build steps are where its memory peaks: the parsed
 	//    library, documents being analysed and indexed, the read model
 	//    being written. The collector runs more often while they run
