@@ -3,6 +3,7 @@ package content
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,63 +41,55 @@ func bodiesPath(dir, hash string) string {
 // lib's bodies are read from that file instead of held in memory.
 // saveEntries writes the other half, the file a warm start opens first,
 // the same way: a reader never sees half of a snapshot.
-func saveBodies(dir string, lib *library.Library) (_ *library.SnapshotBodies, err error) {
-	defer func() {
-		if err != nil {
-			err = fmt.Errorf("content: library snapshot: %w", err)
-		}
-	}()
-	bf, err := snapshotTemp(dir, lib.Hash)
-	if err != nil {
-		return nil, err
-	}
-	defer os.Remove(bf.Name())
-	bw := bufio.NewWriterSize(bf, 1<<20)
-	b, err := library.WriteBodies(bw, lib)
-	for _, e := range []error{bw.Flush(), bf.Close()} {
-		if err == nil {
-			err = e
-		}
-	}
-	if err == nil {
-		err = os.Rename(bf.Name(), bodiesPath(dir, lib.Hash))
-	}
+func saveBodies(dir string, lib *library.Library) (*library.SnapshotBodies, error) {
+	var b *library.SnapshotBodies
+	err := writeSnapshotFile(dir, lib.Hash, bodiesPath(dir, lib.Hash), func(w io.Writer) (err error) {
+		b, err = library.WriteBodies(w, lib)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
 	rf, err := os.Open(bodiesPath(dir, lib.Hash))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("content: library snapshot: %w", err)
 	}
 	b.Places.MoveTo(rf)
 	return b, nil
 }
 
 // saveEntries writes the rest of lib's snapshot; see saveBodies.
-func saveEntries(dir string, lib *library.Library, b *library.SnapshotBodies) (err error) {
-	f, err := snapshotTemp(dir, lib.Hash)
+func saveEntries(dir string, lib *library.Library, b *library.SnapshotBodies) error {
+	return writeSnapshotFile(dir, lib.Hash, snapshotPath(dir, lib.Hash), func(w io.Writer) error {
+		return library.WriteEntries(w, lib, b)
+	})
+}
+
+// writeSnapshotFile writes a file of the snapshot of the library with hash
+// under a temporary name in dir, buffered, and renames it to final once
+// complete.
+func writeSnapshotFile(dir, hash, final string, write func(io.Writer) error) (err error) {
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("content: library snapshot: %w", err)
+		}
+	}()
+	f, err := os.CreateTemp(dir, "."+snapshotPrefix+shortHash(hash)+"-*.tmp")
 	if err != nil {
-		return fmt.Errorf("content: library snapshot: %w", err)
+		return err
 	}
 	defer os.Remove(f.Name())
 	w := bufio.NewWriterSize(f, 1<<20)
-	err = library.WriteEntries(w, lib, b)
+	err = write(w)
 	for _, e := range []error{w.Flush(), f.Close()} {
 		if err == nil {
 			err = e
 		}
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), snapshotPath(dir, lib.Hash))
+		err = os.Rename(f.Name(), final)
 	}
-	if err != nil {
-		return fmt.Errorf("content: library snapshot: %w", err)
-	}
-	return nil
-}
-
-func snapshotTemp(dir, hash string) (*os.File, error) {
-	return os.CreateTemp(dir, "."+snapshotPrefix+shortHash(hash)+"-*.tmp")
+	return err
 }
 
 // loadSnapshot reads the snapshot of the library with hash; an error

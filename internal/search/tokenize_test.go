@@ -83,13 +83,7 @@ func compareTokens(got, want analysis.TokenStream) string {
 // document's tokens (a stream used after the arena's next use would show
 // here as another document's words).
 func TestArenaAnalysisMatchesFresh(t *testing.T) {
-	lib := loadLibrary(t)
-	m, err := newMapping()
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := newAnalyser(m)
-	ix := newIndex(lib)
+	a, ix := shippedAnalysis(t)
 	var arena tokenArena
 	for rank := range ix.byRank {
 		d := ix.document(rank)
@@ -142,13 +136,7 @@ func referenceFreqs(streams []analysis.TokenStream) index.TokenFrequencies {
 // documents, field by field, to termFreqs and to the reference, with one
 // termFreqs reused throughout as an analysis worker reuses it.
 func TestTermFreqsMatchBleve(t *testing.T) {
-	lib := loadLibrary(t)
-	m, err := newMapping()
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := newAnalyser(m)
-	ix := newIndex(lib)
+	a, ix := shippedAnalysis(t)
 	var reused termFreqs
 	fields, tokens := 0, 0
 	for rank := range ix.byRank {
@@ -179,4 +167,15 @@ func TestTermFreqsMatchBleve(t *testing.T) {
 	if fields < 1000 || tokens < 100000 {
 		t.Errorf("compared %d fields, %d tokens: the shipped library should give far more", fields, tokens)
 	}
+}
+
+// shippedAnalysis is the index's analyser and the shipped library's
+// documents, unindexed.
+func shippedAnalysis(t *testing.T) (*analyser, *Index) {
+	t.Helper()
+	m, err := newMapping()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newAnalyser(m), newIndex(loadLibrary(t))
 }
