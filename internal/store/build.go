@@ -12,6 +12,9 @@ import (
 	"casebook/internal/library"
 )
 
+// tempPrefix names a read model being built; Build renames it when done.
+const tempPrefix = "casebook-tmp-"
+
 // Build writes a fresh read model for lib into dir and opens it. The file is
 // written under a temporary name and renamed into place only when complete,
 // so a crash mid-build leaves nothing that Open would trust.
@@ -19,7 +22,7 @@ func Build(ctx context.Context, dir string, lib *library.Library, problems []lib
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("store: data dir: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, "casebook-tmp-*.db")
+	tmp, err := os.CreateTemp(dir, tempPrefix+"*.db")
 	if err != nil {
 		return nil, fmt.Errorf("store: temp file: %w", err)
 	}

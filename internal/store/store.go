@@ -53,7 +53,12 @@ func fileName(dir, hash string) string {
 // with none has nothing to reuse and will build one.
 func Built(dir string) bool {
 	m, _ := filepath.Glob(filepath.Join(dir, "casebook-*.db"))
-	return len(m) > 0
+	for _, p := range m {
+		if !strings.HasPrefix(filepath.Base(p), tempPrefix) {
+			return true
+		}
+	}
+	return false
 }
 
 func short(hash string) string {

@@ -280,3 +280,22 @@ func TestBuildKeepsForeignKeys(t *testing.T) {
 		s.Close()
 	}
 }
+
+// TestBuilt checks what tells the loader a start has a read model to
+// reuse: a finished one, not a build left half done.
+func TestBuilt(t *testing.T) {
+	dir := t.TempDir()
+	if Built(dir) {
+		t.Error("an empty folder has a read model")
+	}
+	if err := os.WriteFile(filepath.Join(dir, tempPrefix+"1234.db"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if Built(dir) {
+		t.Error("a build left half done counts as a read model")
+	}
+	_, _, built := buildGood(t)
+	if !Built(built) {
+		t.Error("a built read model is not seen")
+	}
+}
