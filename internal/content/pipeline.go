@@ -135,9 +135,7 @@ func (l *Loader) build(ctx context.Context, files *library.Files) (_ *Content, e
 	}
 	// 6. What nearly every page draws: the whole-library graph and the
 	//    organisation names.
-	if c.Graph, err = drawing.wait(); err != nil {
-		return nil, err
-	}
+	c.Graph = drawing.wait()
 	c.Orgs = orgs(lib)
 	c.Warm = stored && !parsed
 	save()
@@ -339,7 +337,6 @@ func libraryLinks(lib *library.Library) []store.TermLink {
 type graphJob struct {
 	done  chan struct{}
 	graph graph.Graph
-	err   error
 }
 
 func drawAside(lib *library.Library) *graphJob {
@@ -352,9 +349,9 @@ func drawAside(lib *library.Library) *graphJob {
 }
 
 // wait returns the graph once it is drawn.
-func (j *graphJob) wait() (graph.Graph, error) {
+func (j *graphJob) wait() graph.Graph {
 	<-j.done
-	return j.graph, j.err
+	return j.graph
 }
 
 // DrawGraph draws the graph of a set of incident-term links (of a filter or

@@ -73,7 +73,7 @@ func fileBody(f *os.File, off int64, n int) Body {
 }
 
 // GobEncode and GobDecode keep a Body out of a snapshot's gob stream:
-// WriteSnapshot writes the bytes to the bodies file and their place after
+// WriteBodies writes the bytes to the bodies file and their place after
 // the incident (see snapshotSpans).
 func (Body) GobEncode() ([]byte, error) { return []byte{}, nil }
 

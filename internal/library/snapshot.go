@@ -78,35 +78,20 @@ type snapshotSpans struct {
 	Off, N, KoOff, KoN int64
 }
 
-// BodyPlaces records where WriteSnapshot wrote each body, so that the
+// BodyPlaces records where WriteBodies wrote each body, so that the
 // library's bodies can move there once the file is in place (MoveTo).
 type BodyPlaces struct {
 	bodies []Body
 	offs   []int64
 }
 
-// MoveTo lets the bodies WriteSnapshot wrote be read from f, the bodies
+// MoveTo lets the bodies WriteBodies wrote be read from f, the bodies
 // file it wrote, instead of being held in memory. f stays open as long as
 // a body refers to it. Bodies already in a file stay where they are.
 func (p *BodyPlaces) MoveTo(f *os.File) {
 	for i, b := range p.bodies {
 		b.moveTo(f, p.offs[i])
 	}
-}
-
-// WriteSnapshot writes lib's incidents and playbooks, parsed and
-// rendered, so that ReadSnapshot can restore them without parsing
-// Markdown. Decoding is several times faster than parsing, which is what
-// makes a warm start of a large library fast. The incidents' section
-// texts go to bodies, packed as they are held (see Body), one after the
-// other; w has their places. The taxonomy is not in it: it is small and
-// parsed from taxonomy.yaml anyway. It is WriteBodies, then WriteEntries.
-func WriteSnapshot(w, bodies io.Writer, lib *Library) (*BodyPlaces, error) {
-	b, err := WriteBodies(bodies, lib)
-	if err != nil {
-		return nil, err
-	}
-	return b.Places, WriteEntries(w, lib, b)
 }
 
 // SnapshotBodies is what WriteBodies wrote: where each body went, for
@@ -117,10 +102,16 @@ type SnapshotBodies struct {
 	size   int64
 }
 
-// WriteBodies writes the first half of lib's snapshot: its bodies. A cold
-// load writes them, and moves lib's bodies to the file, before the rest
-// of the snapshot, to hold less in memory while its read models are
-// built.
+// A snapshot is lib's incidents and playbooks, parsed and rendered, so that
+// ReadSnapshot can restore them without parsing Markdown. Decoding is
+// several times faster than parsing, which is what makes a warm start of a
+// large library fast. It is two files. WriteBodies writes the first: the
+// incidents' section texts, packed as they are held (see Body), one after
+// the other. WriteEntries writes the second, the entries with their
+// bodies' places. The taxonomy is in neither: it is small and parsed from
+// taxonomy.yaml anyway. A cold load writes the bodies, and moves lib's
+// bodies to their file, before the rest, to hold less in memory while its
+// read models are built.
 func WriteBodies(bodies io.Writer, lib *Library) (*SnapshotBodies, error) {
 	// The bodies first, so that the header can say how many bytes they
 	// are and each incident where its own are.
@@ -184,7 +175,7 @@ func WriteEntries(w io.Writer, lib *Library, b *SnapshotBodies) error {
 	return nil
 }
 
-// ReadSnapshot restores a Library written by WriteSnapshot, with tax as
+// ReadSnapshot restores a Library written by WriteBodies and WriteEntries, with tax as
 // its taxonomy, from r and the bodies file written with it, which its
 // incidents' bodies then read (it stays open while they are referred to;
 // on an error the caller closes it). It fails unless the snapshot is

@@ -21,10 +21,14 @@ func TestSnapshotRoundTrip(t *testing.T) {
 		want[in.ID] = [2][]Section{in.FullSections(), in.Ko.FullSections()}
 	}
 	var buf, bodies bytes.Buffer
-	places, err := WriteSnapshot(&buf, &bodies, lib)
+	written, err := WriteBodies(&bodies, lib)
+	if err == nil {
+		err = WriteEntries(&buf, lib, written)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
+	places := written.Places
 	data := buf.Bytes()
 	good := bodiesFile(t, bodies.Bytes())
 	got, err := ReadSnapshot(bytes.NewReader(data), good, lib.Taxonomy, lib.Hash)

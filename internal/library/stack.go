@@ -53,17 +53,6 @@ type layerResult struct {
 	problems []Problem
 }
 
-// Hash is the content hash of the whole stack. A stack of one layer
-// without a root has that layer's hash, so a library served on its own
-// keeps the hash (and the persisted read models) it always had.
-func (s *Stack) Hash() (string, error) {
-	f, err := s.read(false)
-	if err != nil {
-		return "", err
-	}
-	return f.Hash, nil
-}
-
 // Files is one read of every file of a stack: its hash, and the bytes that
 // were hashed, which LoadFiles parses instead of reading the files again.
 // A cold load reads each file once: hashing it to look for read models
@@ -74,17 +63,17 @@ type Files struct {
 	read   []*hashed // each layer's files as read; nil once loaded
 }
 
-// Read reads every file of the stack: what Hash and then Load would read
-// twice. With keep, the Files hold every file's bytes for LoadFiles
-// (release them when no load follows); without, they hold the hash only
-// and LoadFiles reads the files again.
-func (s *Stack) Read(keep bool) (*Files, error) { return s.read(keep) }
-
 // Release lets go of the files' bytes; the hash stays, and a LoadFiles of
 // f reads the files from disk.
 func (f *Files) Release() { clear(f.read) }
 
-func (s *Stack) read(keep bool) (*Files, error) {
+// Read reads every file of the stack for its hash. A stack of one layer
+// without a root has that layer's hash, so a library served on its own
+// keeps the hash (and the persisted read models) it always had. With keep,
+// the Files hold every file's bytes for LoadFiles (release them when no
+// load follows); without, they hold the hashes only and LoadFiles reads
+// the files again.
+func (s *Stack) Read(keep bool) (*Files, error) {
 	f := &Files{hashes: make([]string, len(s.layers)), read: make([]*hashed, len(s.layers))}
 	for i, l := range s.layers {
 		h, kept, err := hashFiles(l.FS, keep)

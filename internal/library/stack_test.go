@@ -386,7 +386,8 @@ func TestStackWithout(t *testing.T) {
 	if len(lib.Layers) != 1 || lib.Layers[0].Name != PublicLayer {
 		t.Errorf("Layers = %+v, want public only", lib.Layers)
 	}
-	fullHash, _ := full.Hash()
+	fullFiles, _ := full.Read(false)
+	fullHash := fullFiles.Hash
 	if lib.Hash == fullHash {
 		t.Error("the view has the full library's hash: their read models would be confused")
 	}
@@ -429,8 +430,8 @@ func TestLoadFilesParsesWhatWasHashed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h, _ := s.Hash(); files.Hash != h {
-		t.Fatalf("Read's hash %s, Hash() %s", files.Hash, h)
+	if h, _ := Hash(fsys); files.Hash != h {
+		t.Fatalf("Read's hash %s, the folder's %s", files.Hash, h)
 	}
 	before, _, _ := Load(dirFS(t, "testdata/good"))
 	old, _ := before.Incident("IL-9001")

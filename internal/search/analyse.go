@@ -111,7 +111,7 @@ func (a *analyser) analyse(d *document, arena *tokenArena) *analysed {
 		}
 	}
 	for i, field := range bleveFields {
-		if n := tfs[i].length; n > 0 {
+		if n := len(tfs[i].pending); n > 0 {
 			out.doc.AddField(&preField{name: field, length: n, freqs: tfs[i].finish()})
 			out.lengths[field] = n
 		}
@@ -140,8 +140,7 @@ func (a *analyser) analyse(d *document, arena *tokenArena) *analysed {
 // waiting for the index builder (this was the largest allocation of a cold
 // load, 0.57 GB at 10,000 incidents).
 type termFreqs struct {
-	pending []pendingToken
-	length  int
+	pending []pendingToken // every token added, until finish
 	// Scratch of finish, kept for the next field: each distinct term's
 	// place in terms.
 	seen  map[string]int32
@@ -166,7 +165,6 @@ func (t *termFreqs) add(toks analysis.TokenStream, segment int) {
 	for _, tok := range toks {
 		t.pending = append(t.pending, pendingToken{term: tok.Term, start: tok.Start, end: tok.End, pos: tok.Position, segment: segment})
 	}
-	t.length += len(toks)
 }
 
 // finish returns the frequencies of every token added, and empties t for
@@ -222,7 +220,7 @@ func (t *termFreqs) finish() index.TokenFrequencies {
 	clear(t.pending)
 	clear(t.seen)
 	clear(t.terms)
-	t.pending, t.terms, t.length = t.pending[:0], t.terms[:0], 0
+	t.pending, t.terms = t.pending[:0], t.terms[:0]
 	return tf
 }
 
