@@ -43,6 +43,11 @@ build() {
 	local tmp="$bin.tmp.$$"
 	(cd "$src" && go build -trimpath -ldflags "$ldflags" -o "$tmp" .)
 	mv -f "$tmp" "$bin"
+	# Binaries of older harness sources (130 MB each) are never used again.
+	local d
+	for d in "$cache_root"/*/; do
+		[[ "${d%/}" == "$(dirname "$bin")" ]] || rm -rf "${d%/}"
+	done
 	echo "$bin"
 }
 
@@ -53,8 +58,15 @@ start() {
 		shift
 	fi
 	bin="$(build)"
-	dir="${1:-$(mktemp -d "${TMPDIR:-/tmp}/kubeharness.XXXXXX")}"
-	mkdir -p "$dir"
+	if [[ -n "${1:-}" ]]; then
+		dir="$1"
+		mkdir -p "$dir"
+	else
+		# A folder of our own, which stop removes: its etcd data is about
+		# 64 MB, and a machine running the suite all day fills up otherwise.
+		dir="$(mktemp -d "${TMPDIR:-/tmp}/kubeharness.XXXXXX")"
+		touch "$dir/.remove-on-stop"
+	fi
 	rm -f "$dir/ready"
 	nohup "$bin" --dir "$dir" "${flags[@]}" >"$dir/harness.log" 2>&1 &
 	echo $! >"$dir/pid"
@@ -92,6 +104,9 @@ stop() {
 		sleep 0.25
 	done
 	rm -f "$dir/pid"
+	if [[ -f "$dir/.remove-on-stop" ]]; then
+		rm -rf "$dir"
+	fi
 }
 
 case "${1:-start}" in

@@ -80,7 +80,10 @@ func syntheticVocabulary(rng *rand.Rand, n int) []string {
 	return out
 }
 
-var benchIndexes sync.Map // size -> *Index, built once per test binary
+var (
+	benchIndexes sync.Map // size -> *Index, built once per test binary
+	benchDirs    sync.Map // their folders, removed by TestMain
+)
 
 func benchIndex(b *testing.B, n int) *Index {
 	if ix, ok := benchIndexes.Load(n); ok {
@@ -90,6 +93,7 @@ func benchIndex(b *testing.B, n int) *Index {
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchDirs.Store(dir, true)
 	ix, err := Open(dir, syntheticLibrary(b, n))
 	if err != nil {
 		b.Fatal(err)

@@ -40,8 +40,12 @@ func TestMain(m *testing.M) {
 	if shared.loader != nil {
 		shared.loader.Close()
 	}
-	if shared.dir != "" {
-		_ = os.RemoveAll(shared.dir)
+	// Each run builds a read model of the whole library (about 10 MB per
+	// folder); left behind, they fill a CI machine's disk over a day.
+	for _, dir := range []string{shared.dir, layered.dir} {
+		if dir != "" {
+			_ = os.RemoveAll(dir)
+		}
 	}
 	os.Exit(code)
 }

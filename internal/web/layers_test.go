@@ -27,6 +27,7 @@ var layered struct {
 	h       http.Handler
 	err     error
 	changed time.Time
+	dir     string // removed by TestMain
 }
 
 func newLayeredHandler(t *testing.T) http.Handler {
@@ -38,6 +39,7 @@ func newLayeredHandler(t *testing.T) http.Handler {
 			layered.err = err
 			return
 		}
+		layered.dir = dir
 		team := filepath.Join(dir, "acme")
 		if err := os.CopyFS(team, os.DirFS("../library/testdata/layers/acme")); err != nil {
 			layered.err = err
@@ -57,7 +59,7 @@ func newLayeredHandler(t *testing.T) http.Handler {
 			return
 		}
 		// The loader and folder live as long as the test binary: TestMain
-		// exits right after the tests, and the folder is under TMPDIR.
+		// removes the folder after the tests.
 		layered.h = web.New(web.Deps{Content: loader, Log: log, Limiter: testLimiter()})
 	})
 	if layered.err != nil {
