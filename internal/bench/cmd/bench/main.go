@@ -55,6 +55,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	classifies := fl.Int("classify", 1000, "classify calls at most")
 	budget := fl.Duration("budget", 40*time.Second, "time for each in-process measurement (query mix, classify, baseline) per size")
 	warm := fl.Int("warm-starts", 3, "warm starts per size (median reported)")
+	cold := fl.Int("cold-starts", 3, "cold loads per size (median reported)")
 	fromJSON := fl.String("from-json", "", "write the report from results saved with -json instead of measuring")
 	serverEnv := fl.String("server-env", "", "extra environment of the server, space-separated (e.g. \"GOGC=400 GOMEMLIMIT=280MiB\")")
 	if err := fl.Parse(args); err != nil {
@@ -91,7 +92,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := bench.Config{Sizes: ns, Seed: *seed, Work: *work, Server: *server, ServerEnv: strings.Fields(*serverEnv), Self: self, Library: *lib, Relevance: *rel,
 		HTTP:   bench.LoadSpec{Clients: *clients, Duration: *dur, MaxRequests: *maxReq, Warmup: time.Second},
-		Budget: bench.Budget{Rounds: *rounds, Classifies: *classifies, Time: *budget}, WarmStarts: max(*warm, 1), Log: stderr}
+		Budget: bench.Budget{Rounds: *rounds, Classifies: *classifies, Time: *budget}, WarmStarts: max(*warm, 1), ColdStarts: max(*cold, 1), Log: stderr}
 	rep, err := bench.Run(ctx, cfg)
 	if err != nil {
 		return err
