@@ -74,7 +74,7 @@ func Build(ctx context.Context, dir string, lib *library.Library, problems []lib
 		return nil, fmt.Errorf("store: rename: %w", err)
 	}
 	cleanup()
-	return Open(ctx, dir, lib.Hash)
+	return open(ctx, dir, lib.Hash, false)
 }
 
 func syncFile(path string) error {
