@@ -23,14 +23,38 @@ import (
 // folder is reused instead of rebuilt — the SQLite store, the parsed
 // library, the search index — so an unchanged library starts warm. Any
 // step's error discards what the earlier steps built.
-func (l *Loader) build(ctx context.Context, files *library.Files) (_ *Content, err error) {
+//
+// A reopened store's integrity is checked beside the other steps; if it
+// fails, the file is removed and the load starts again, building it.
+func (l *Loader) build(ctx context.Context, files *library.Files) (*Content, error) {
+	c, err := l.buildOnce(ctx, files)
+	if errors.Is(err, errDamagedStore) {
+		l.log.Warn("reusing the persisted database failed; rebuilding", "err", err)
+		store.Remove(l.dataDir, files.Hash)
+		c, err = l.buildOnce(ctx, files)
+	}
+	return c, err
+}
+
+// errDamagedStore is a reopened store that failed its integrity check.
+var errDamagedStore = errors.New("content: the persisted database is damaged")
+
+func (l *Loader) buildOnce(ctx context.Context, files *library.Files) (_ *Content, err error) {
 	hash := files.Hash
 	c := &Content{Hash: hash, LoadedAt: time.Now()}
 	var drawing *graphJob
 	var saved func(keep bool) // the snapshot's, once started
+	var checked chan error    // the reopened store's integrity check
 	defer func() {
 		if drawing != nil {
 			drawing.wait() // a load does not leave work running behind it
+		}
+		if checked != nil {
+			// A damaged file may have failed a step already; the check
+			// says why, and that a rebuild will do.
+			if cerr := <-checked; cerr != nil {
+				err = fmt.Errorf("%w: %v", errDamagedStore, cerr)
+			}
 		}
 		if saved != nil {
 			saved(err == nil)
@@ -39,9 +63,14 @@ func (l *Loader) build(ctx context.Context, files *library.Files) (_ *Content, e
 			c.close()
 		}
 	}()
-	// 1. The SQLite read model: reopened when one was built for hash.
+	// 1. The SQLite read model: reopened when one was built for hash, and
+	//    its pages checked while the next steps run.
 	c.Store = l.reopenStore(ctx, hash)
 	stored := c.Store != nil
+	if stored {
+		checked = make(chan error, 1)
+		go func(st *store.Store) { checked <- st.Check(ctx) }(c.Store)
+	}
 	// 2. The parsed library: decoded from the copy persisted for hash
 	//    when the store was reused, else parsed from the Markdown. A warm
 	//    start draws the whole-library graph from it while the triage
@@ -240,7 +269,7 @@ func mergingGC() {
 // reopenStore opens the store persisted for hash; nil when there is none
 // or it cannot be used, and then it is rebuilt.
 func (l *Loader) reopenStore(ctx context.Context, hash string) *store.Store {
-	st, err := store.Open(ctx, l.dataDir, hash)
+	st, err := store.OpenUnchecked(ctx, l.dataDir, hash)
 	if err != nil {
 		if !store.IsStale(err) && !errors.Is(err, fs.ErrNotExist) {
 			l.log.Warn("reusing the persisted database failed; rebuilding", "err", err)
