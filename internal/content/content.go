@@ -144,6 +144,11 @@ func NewLoader(fsys fs.FS, dataDir string, log *slog.Logger) *Loader {
 // public library and teams' layers). A reload parses again only the layers
 // that changed.
 func NewStackLoader(stack *library.Stack, dataDir string, log *slog.Logger) *Loader {
+	if dataDir != "" {
+		// A warm start learns that the files are unchanged from their
+		// stats, without reading them.
+		stack.CacheHashesIn(dataDir)
+	}
 	return &Loader{stack: stack, dataDir: dataDir, log: log, retire: 30 * time.Second, retiring: map[*Content]bool{}}
 }
 

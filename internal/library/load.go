@@ -142,15 +142,18 @@ func SortNewestFirst(ins []*Incident) {
 // Hash is a content hash over every file's path and bytes. Equal hashes mean
 // the derived read models (SQLite, bleve) can be reused as they are.
 func Hash(fsys fs.FS) (string, error) {
-	h, _, err := hashFiles(fsys, false)
+	h, _, _, err := hashFiles(fsys, false, false, nil)
 	return h, err
 }
 
 // hashFiles is Hash, and with keep the files' bytes as they were hashed, for
-// a parse that follows (see Files).
-func hashFiles(fsys fs.FS, keep bool) (string, *hashed, error) {
+// a parse that follows (see Files). With stat, the files are also statted
+// (hashcache.go): without keep, when they stat as in prior, prior's hash
+// is returned without reading them; stats is what to cache, nil when
+// nothing new is to be written.
+func hashFiles(fsys fs.FS, keep, stat bool, prior *layerStats) (hash string, kept *hashed, stats []fileStat, err error) {
 	var files []string
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -166,9 +169,21 @@ func hashFiles(fsys fs.FS, keep bool) (string, *hashed, error) {
 		return nil
 	})
 	if err != nil {
-		return "", nil, fmt.Errorf("library: hash: %w", err)
+		return "", nil, nil, fmt.Errorf("library: hash: %w", err)
 	}
-	var kept *hashed
+	if stat {
+		// Stats taken before the files are read: a file that changes
+		// while it is read stats differently at the next start.
+		var ok bool
+		if stats, ok = statFiles(fsys, files); !ok {
+			stats = nil
+		} else if prior.unchanged(stats) {
+			if !keep {
+				return prior.Hash, nil, nil, nil
+			}
+			stats = nil // read for the bytes; the cache holds already
+		}
+	}
 	if keep {
 		kept = &hashed{FS: fsys, index: make(map[string]int, len(files)), src: make([][]byte, len(files))}
 	}
@@ -181,7 +196,7 @@ func hashFiles(fsys fs.FS, keep bool) (string, *hashed, error) {
 	for from := 0; from < len(files); from += hashChunk {
 		chunk := files[from:min(from+hashChunk, len(files))]
 		if err := readAll(fsys, chunk, srcs); err != nil {
-			return "", nil, fmt.Errorf("library: hash: %w", err)
+			return "", nil, nil, fmt.Errorf("library: hash: %w", err)
 		}
 		for i, p := range chunk {
 			fmt.Fprintf(h, "%s\x00%d\x00", p, len(srcs[i]))
@@ -193,7 +208,7 @@ func hashFiles(fsys fs.FS, keep bool) (string, *hashed, error) {
 			srcs[i] = nil
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil)), kept, nil
+	return hex.EncodeToString(h.Sum(nil)), kept, stats, nil
 }
 
 // hashed is a folder whose files were just read for their hash: ReadFile

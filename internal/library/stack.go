@@ -31,6 +31,9 @@ type Stack struct {
 	// parent is the stack this one was cut from (Without), whose parsed
 	// layers it reuses.
 	parent *Stack
+	// hashCache is the folder of the hash caches of on-disk layers
+	// (hashcache.go); empty: none.
+	hashCache string
 }
 
 // NewStack returns the stack of layers, bottom first.
@@ -76,9 +79,17 @@ func (f *Files) Release() { clear(f.read) }
 func (s *Stack) Read(keep bool) (*Files, error) {
 	f := &Files{hashes: make([]string, len(s.layers)), read: make([]*hashed, len(s.layers))}
 	for i, l := range s.layers {
-		h, kept, err := hashFiles(l.FS, keep)
+		var prior *layerStats
+		cached := s.hashCache != "" && l.Dir != ""
+		if cached {
+			prior = readHashCache(s.hashCache, l.Dir)
+		}
+		h, kept, stats, err := hashFiles(l.FS, keep, cached, prior)
 		if err != nil {
 			return nil, err
+		}
+		if stats != nil {
+			writeHashCache(s.hashCache, &layerStats{Version: hashCacheVersion, Dir: l.Dir, Hash: h, Files: stats})
 		}
 		f.hashes[i], f.read[i] = h, kept
 	}
@@ -445,7 +456,7 @@ func (s *Stack) Without(leave func(i int, l Layer) bool) *Stack {
 		}
 	}
 	sub := NewStack(kept...)
-	sub.parent = s
+	sub.parent, sub.hashCache = s, s.hashCache
 	return sub
 }
 

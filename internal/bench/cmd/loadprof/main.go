@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"runtime/pprof"
@@ -60,7 +61,13 @@ func run(libDir, dataDir, cpuProf, heapProf, allocProf string) error {
 		defer pprof.StopCPUProfile()
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	loader := content.NewStackLoader(library.NewStack(library.Layer{FS: os.DirFS(libDir)}), dataDir, log)
+	// As the server stacks a --library folder: with its path, which the
+	// hash cache of a warm start needs.
+	abs, err := filepath.Abs(libDir)
+	if err != nil {
+		return err
+	}
+	loader := content.NewStackLoader(library.NewStack(library.Layer{FS: os.DirFS(libDir), Dir: abs}), dataDir, log)
 	loader.Search = search.Options{CacheBytes: 32 << 20}
 	t, c := time.Now(), bench.CPUTime()
 	lc, err := loader.Load(context.Background())
