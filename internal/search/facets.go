@@ -44,6 +44,31 @@ type facetTable struct {
 	order []int32
 }
 
+// pack moves every document's values, and every value's documents, into
+// one block each, in rank order: built by appends they lay scattered over
+// the heap, and counting the facets of a result set walks them rank after
+// rank (facetCounter.add, about a tenth of an uncached search's CPU at
+// 10,000 incidents). Measured on the benchmark's query log, the server's
+// CPU per uncached request moved from 2.40–2.49 to 2.28–2.39 ms, within
+// the machine's noise; the blocks also drop 10,000 small allocations.
+func (t *facetTable) pack() {
+	packInto(t.byDoc)
+	packInto(t.docs)
+}
+
+func packInto(lists [][]int32) {
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	block := make([]int32, 0, n)
+	for i, l := range lists {
+		start := len(block)
+		block = append(block, l...)
+		lists[i] = block[start:len(block):len(block)]
+	}
+}
+
 // sortTerms fills order; the table is complete.
 func (t *facetTable) sortTerms() {
 	byTerm := make([]int32, len(t.values))
@@ -122,6 +147,7 @@ func newFacetTable(lib *library.Library) *facetTable {
 		t.add(rank, facetLayer, layerOf(pb.Layer), layerOf(pb.Layer))
 	}
 	t.sortTerms()
+	t.pack()
 	return t
 }
 
