@@ -352,3 +352,34 @@ func TestDamagedDatabaseIsRebuilt(t *testing.T) {
 		})
 	}
 }
+
+// TestAfterCheck checks what a load makes of its reopened store's
+// integrity check: only a check that failed on its own marks the file
+// damaged (and so removed and rebuilt); one cut short by a cancelled load
+// leaves the file alone.
+func TestAfterCheck(t *testing.T) {
+	live := context.Background()
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	failed := errors.New("quick_check: page 7 is never used")
+	stepErr := errors.New("a step failed")
+	tests := []struct {
+		name             string
+		ctx              context.Context
+		checkErr, err    error
+		damaged, wantErr bool
+	}{
+		{"good file", live, nil, nil, false, false},
+		{"good file, a step failed", live, nil, stepErr, false, true},
+		{"damaged file", live, failed, nil, true, true},
+		{"damaged file that failed a step too", live, failed, stepErr, true, true},
+		{"check cut short by shutdown", cancelled, context.Canceled, nil, false, true},
+		{"check cut short, a step failed", cancelled, context.Canceled, stepErr, false, true},
+	}
+	for _, tt := range tests {
+		got := afterCheck(tt.ctx, tt.checkErr, tt.err)
+		if errors.Is(got, errDamagedStore) != tt.damaged || (got != nil) != tt.wantErr {
+			t.Errorf("%s: %v; want damaged %v, an error %v", tt.name, got, tt.damaged, tt.wantErr)
+		}
+	}
+}

@@ -39,6 +39,25 @@ func (l *Loader) build(ctx context.Context, files *library.Files) (*Content, err
 // errDamagedStore is a reopened store that failed its integrity check.
 var errDamagedStore = errors.New("content: the persisted database is damaged")
 
+// afterCheck is a load's error once the reopened store's check returned
+// checkErr. A damaged file may have failed a step already; the check says
+// why, and that a rebuild will do (errDamagedStore, on which build removes
+// the file). A check cut short because the load was cancelled (shutdown)
+// says nothing about the file, which must not be removed for it.
+func afterCheck(ctx context.Context, checkErr, err error) error {
+	switch {
+	case checkErr == nil:
+		return err
+	case ctx.Err() != nil:
+		if err == nil {
+			return ctx.Err()
+		}
+		return err
+	default:
+		return fmt.Errorf("%w: %v", errDamagedStore, checkErr)
+	}
+}
+
 func (l *Loader) buildOnce(ctx context.Context, files *library.Files) (_ *Content, err error) {
 	hash := files.Hash
 	c := &Content{Hash: hash, LoadedAt: time.Now()}
@@ -50,11 +69,7 @@ func (l *Loader) buildOnce(ctx context.Context, files *library.Files) (_ *Conten
 			drawing.wait() // a load does not leave work running behind it
 		}
 		if checked != nil {
-			// A damaged file may have failed a step already; the check
-			// says why, and that a rebuild will do.
-			if cerr := <-checked; cerr != nil {
-				err = fmt.Errorf("%w: %v", errDamagedStore, cerr)
-			}
+			err = afterCheck(ctx, <-checked, err)
 		}
 		if saved != nil {
 			saved(err == nil)
