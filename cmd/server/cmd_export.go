@@ -7,10 +7,9 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 
+	"casebook/internal/atomicfile"
 	"casebook/internal/content"
 	"casebook/internal/export"
 	"casebook/internal/selection"
@@ -77,7 +76,9 @@ func runExport(ctx context.Context, args []string, getenv func(string) string, s
 	if *out == "" {
 		return write(stdout)
 	}
-	if err := writeFileAtomic(*out, write); err != nil {
+	// Whole or not at all: a failed export never leaves half a file; the
+	// file is meant to be shared (0644).
+	if err := atomicfile.Write(*out, 0o644, write); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
 	fmt.Fprintf(stderr, "exported %d incidents and %d playbooks to %s\n", len(lib.Incidents), len(lib.Playbooks), *out)
@@ -105,27 +106,4 @@ func (f filterFlag) String() string { return "" }
 func (f filterFlag) Set(v string) error {
 	f.values.Add(f.param, v)
 	return nil
-}
-
-// writeFileAtomic writes through a temporary file beside path and renames it
-// into place, so a failed export never leaves half a file behind.
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	// CreateTemp makes the file private; an export is meant to be shared.
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"casebook/internal/atomicfile"
 	"casebook/internal/library"
 )
 
@@ -43,7 +44,7 @@ func bodiesPath(dir, hash string) string {
 // the same way: a reader never sees half of a snapshot.
 func saveBodies(dir string, lib *library.Library) (*library.SnapshotBodies, error) {
 	var b *library.SnapshotBodies
-	err := writeSnapshotFile(dir, lib.Hash, bodiesPath(dir, lib.Hash), func(w io.Writer) (err error) {
+	err := writeSnapshotFile(bodiesPath(dir, lib.Hash), func(w io.Writer) (err error) {
 		b, err = library.WriteBodies(w, lib)
 		return err
 	})
@@ -60,36 +61,18 @@ func saveBodies(dir string, lib *library.Library) (*library.SnapshotBodies, erro
 
 // saveEntries writes the rest of lib's snapshot; see saveBodies.
 func saveEntries(dir string, lib *library.Library, b *library.SnapshotBodies) error {
-	return writeSnapshotFile(dir, lib.Hash, snapshotPath(dir, lib.Hash), func(w io.Writer) error {
+	return writeSnapshotFile(snapshotPath(dir, lib.Hash), func(w io.Writer) error {
 		return library.WriteEntries(w, lib, b)
 	})
 }
 
-// writeSnapshotFile writes a file of the snapshot of the library with hash
-// under a temporary name in dir, buffered, and renames it to final once
-// complete.
-func writeSnapshotFile(dir, hash, final string, write func(io.Writer) error) (err error) {
-	defer func() {
-		if err != nil {
-			err = fmt.Errorf("content: library snapshot: %w", err)
-		}
-	}()
-	f, err := os.CreateTemp(dir, "."+snapshotPrefix+shortHash(hash)+"-*.tmp")
-	if err != nil {
-		return err
+// writeSnapshotFile writes a file of the snapshot (final) whole or not at
+// all.
+func writeSnapshotFile(final string, write func(io.Writer) error) error {
+	if err := atomicfile.Write(final, 0o600, write); err != nil {
+		return fmt.Errorf("content: library snapshot: %w", err)
 	}
-	defer os.Remove(f.Name())
-	w := bufio.NewWriterSize(f, 1<<20)
-	err = write(w)
-	for _, e := range []error{w.Flush(), f.Close()} {
-		if err == nil {
-			err = e
-		}
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), final)
-	}
-	return err
+	return nil
 }
 
 // loadSnapshot reads the snapshot of the library with hash; an error

@@ -5,11 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/gob"
 	"encoding/hex"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"time"
+
+	"casebook/internal/atomicfile"
 )
 
 // A warm start reads every file of the library only to learn that its hash
@@ -75,28 +78,12 @@ func readHashCache(cacheDir, layerDir string) *layerStats {
 // writeHashCache replaces the cache of st.Dir. A cache that cannot be
 // written costs the next start a full read, nothing more.
 func writeHashCache(cacheDir string, st *layerStats) {
-	var buf bytes.Buffer
-	if gob.NewEncoder(&buf).Encode(st) != nil {
+	if os.MkdirAll(cacheDir, 0o755) != nil {
 		return
 	}
-	path := hashCacheFile(cacheDir, st.Dir)
-	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(cacheDir, ".hashes-*")
-	if err != nil {
-		return
-	}
-	_, err = tmp.Write(buf.Bytes())
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
+	_ = atomicfile.Write(hashCacheFile(cacheDir, st.Dir), 0o600, func(w io.Writer) error {
+		return gob.NewEncoder(w).Encode(st)
+	})
 }
 
 // statFiles stats the walked files, or says they cannot be cached: a
