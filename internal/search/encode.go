@@ -61,10 +61,7 @@ func jsonParts(query string, body []byte) ([][]byte, error) {
 var newline = []byte{'\n'}
 
 // body is the JSON of everything but the query.
-func (r *Result) body() ([]byte, error) {
-	return json.Marshal(resultBody{Total: r.Total, Hits: r.Hits, Facets: r.Facets,
-		SuggestedFilters: r.SuggestedFilters, Exact: r.Exact, Partial: r.Partial, Help: r.Help})
-}
+func (r *Result) body() ([]byte, error) { return r.appendBody(nil) }
 
 // pooledBody is body encoded into a buffer from bodies, byte for byte what
 // body returns; release gives the buffer back once the caller is done with
@@ -72,16 +69,13 @@ func (r *Result) body() ([]byte, error) {
 // sixth of its allocation at 10,000 incidents).
 func (r *Result) pooledBody() (b []byte, release func(), err error) {
 	bp, release := borrow()
-	buf := bytes.NewBuffer((*bp)[:0])
-	err = json.NewEncoder(buf).Encode(resultBody{Total: r.Total, Hits: r.Hits, Facets: r.Facets,
-		SuggestedFilters: r.SuggestedFilters, Exact: r.Exact, Partial: r.Partial, Help: r.Help})
-	b = buf.Bytes()
-	*bp = b[:0] // the grown buffer goes back to the pool
+	b, err = r.appendBody((*bp)[:0])
 	if err != nil {
 		release()
 		return nil, nil, err
 	}
-	return b[:len(b)-1], release, nil // without the newline Encode ends with
+	*bp = b[:0] // the grown buffer goes back to the pool
+	return b, release, nil
 }
 
 // bodies are buffers for compressing answers into the cache and for
