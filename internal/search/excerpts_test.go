@@ -1,6 +1,8 @@
 package search
 
 import (
+	"html"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -22,5 +24,32 @@ func TestExcerptsOrder(t *testing.T) {
 	}
 	if n := len(h.Excerpts(10)); n != 7 {
 		t.Errorf("all excerpts: %d, want 7", n)
+	}
+}
+
+// TestWritePlain holds the excerpt writer to what it wrote before it wrote
+// into the builder: html.EscapeString of the text, white space folded where
+// the text has line breaks or tabs.
+func TestWritePlain(t *testing.T) {
+	reference := func(s string) string {
+		if strings.ContainsAny(s, "\n\t") {
+			lead, trail := strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\n"), strings.HasSuffix(s, " ") || strings.HasSuffix(s, "\n")
+			s = strings.Join(strings.Fields(s), " ")
+			if lead {
+				s = " " + s
+			}
+			if trail {
+				s += " "
+			}
+		}
+		return html.EscapeString(s)
+	}
+	for _, s := range []string{"", "plain words", `<a href="x">'q' & r</a>`, "kubectl get pods\n  -n kube-system\t| grep <none>",
+		" \n ", "\tlead tab", "trail\n", "노드가 \u00a0 NotReady\n상태", "a  b", "&&&", "x\r\ny"} {
+		var b strings.Builder
+		writePlain(&b, s)
+		if got, want := b.String(), reference(s); got != want {
+			t.Errorf("writePlain(%q) = %q, want %q", s, got, want)
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"html"
 	"slices"
 	"sort"
 	"strings"
@@ -34,8 +33,8 @@ type place struct {
 	key   string
 	text  string
 	spans []span
-	terms map[string]bool
-	order int // the earliest segment holding the text, for a stable order
+	terms []string // the distinct terms matched in text
+	order int      // the earliest segment holding the text, for a stable order
 }
 
 // fragments builds highlighted excerpts of d from the match locations the
@@ -45,12 +44,12 @@ func fragments(d *document, locs bsearch.FieldTermLocationMap) map[string][]stri
 	if d == nil {
 		return nil
 	}
-	// Places are keyed by their key and text as a pair: concatenating the
-	// two copied every matched section once per match location, which was
-	// half of the highlighting.
-	type placeKey struct{ key, text string }
-	byText := map[placeKey]*place{}
-	var places []*place
+	// Places are found by their key and text as a pair (the same section
+	// text is in several fields), by a walk over the few places of one
+	// document: a map of them and a map of terms per place were a fifth of
+	// an uncached search's garbage. Concatenating key and text as the key
+	// copied every matched section once per match location.
+	var places []place
 	for field, terms := range locs {
 		segs := d.text[field]
 		fieldOrder := slices.Index(highlightFields, field)
@@ -65,21 +64,22 @@ func fragments(d *document, locs bsearch.FieldTermLocationMap) map[string][]stri
 				}
 				s := segs[i]
 				order := i*len(highlightFields) + fieldOrder
-				pk := placeKey{s.key, s.text}
-				p := byText[pk]
-				if p == nil {
-					p = &place{key: s.key, text: s.text, terms: map[string]bool{}, order: order}
-					byText[pk] = p
-					places = append(places, p)
+				k := slices.IndexFunc(places, func(p place) bool { return p.key == s.key && p.text == s.text })
+				if k < 0 {
+					k = len(places)
+					places = append(places, place{key: s.key, text: s.text, order: order})
 				}
+				p := &places[k]
 				p.order = min(p.order, order)
 				p.spans = append(p.spans, span{int(l.Start), int(l.End)})
-				p.terms[term] = true
+				if !slices.Contains(p.terms, term) {
+					p.terms = append(p.terms, term)
+				}
 			}
 		}
 	}
 	sort.SliceStable(places, func(i, j int) bool {
-		a, b := places[i], places[j]
+		a, b := &places[i], &places[j]
 		if (a.key == "title") != (b.key == "title") {
 			return a.key == "title"
 		}
@@ -93,17 +93,20 @@ func fragments(d *document, locs bsearch.FieldTermLocationMap) map[string][]stri
 	})
 	out := map[string][]string{}
 	keys := 0
-	for _, p := range places {
-		if _, seen := out[p.key]; !seen {
+	for i := range places {
+		p := &places[i]
+		shown, seen := out[p.key]
+		if !seen {
 			if p.key != "title" && keys == maxFragmentKeys {
 				continue
 			}
 			if p.key != "title" {
 				keys++
 			}
+			shown = make([]string, 0, maxPerKey)
 		}
-		if len(out[p.key]) < maxPerKey {
-			out[p.key] = append(out[p.key], excerpt(p.text, p.spans))
+		if len(shown) < maxPerKey {
+			out[p.key] = append(shown, excerpt(p.text, p.spans))
 		}
 	}
 	return out
@@ -138,6 +141,7 @@ func excerpt(text string, spans []span) string {
 		to = snapEnd(text, min(len(text), from+fragmentBytes))
 	}
 	var b strings.Builder
+	b.Grow(to - from + len(spans)*len("<mark></mark>") + 2*len("…") + 16)
 	if from > 0 {
 		b.WriteString("…")
 	}
@@ -146,33 +150,66 @@ func excerpt(text string, spans []span) string {
 		if s.start < pos || s.end > to {
 			continue
 		}
-		b.WriteString(plain(text[pos:s.start]))
+		writePlain(&b, text[pos:s.start])
 		b.WriteString("<mark>")
-		b.WriteString(html.EscapeString(text[s.start:s.end]))
+		writeEscaped(&b, text[s.start:s.end])
 		b.WriteString("</mark>")
 		pos = s.end
 	}
-	b.WriteString(plain(text[pos:to]))
+	writePlain(&b, text[pos:to])
 	if to < len(text) {
 		b.WriteString("…")
 	}
 	return b.String()
 }
 
-// plain escapes text and folds line breaks and indentation into single
-// spaces, since code blocks are shown inline in a result list.
-func plain(s string) string {
+// writePlain writes s escaped; text holding line breaks or tabs has its
+// white space folded into single spaces, since code blocks are shown
+// inline in a result list.
+func writePlain(b *strings.Builder, s string) {
 	if strings.ContainsAny(s, "\n\t") {
 		lead, trail := strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\n"), strings.HasSuffix(s, " ") || strings.HasSuffix(s, "\n")
-		s = strings.Join(strings.Fields(s), " ")
 		if lead {
-			s = " " + s
+			b.WriteByte(' ')
+		}
+		for i, f := range strings.Fields(s) {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			writeEscaped(b, f)
 		}
 		if trail {
-			s += " "
+			b.WriteByte(' ')
 		}
+		return
 	}
-	return html.EscapeString(s)
+	writeEscaped(b, s)
+}
+
+// writeEscaped writes s as html.EscapeString returns it, without making
+// the escaped string first.
+func writeEscaped(b *strings.Builder, s string) {
+	for {
+		i := strings.IndexAny(s, `<>&'"`)
+		if i < 0 {
+			b.WriteString(s)
+			return
+		}
+		b.WriteString(s[:i])
+		switch s[i] {
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '\'':
+			b.WriteString("&#39;")
+		case '"':
+			b.WriteString("&#34;")
+		}
+		s = s[i+1:]
+	}
 }
 
 func mergeSpans(spans []span) []span {
