@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2/analysis"
-	bsearch "github.com/blevesearch/bleve/v2/search"
 	index "github.com/blevesearch/bleve_index_api"
 )
 
@@ -507,13 +506,23 @@ func (ix *Index) docID(rank int) index.IndexInternalID {
 	return id
 }
 
+// matchLoc is one place where a term of the query matches a document:
+// the field, the term as indexed, the segment of the field (bleve's array
+// position) and the token's position and byte offsets in that segment.
+type matchLoc struct {
+	field, term            string
+	array, pos, start, end int
+}
+
 // locate reads the match positions of the plan's leaves in the documents
 // of ranks, for the phrase bonus and the highlights: a posting list is
-// advanced to each of those documents only, in document order.
-func (ix *Index) locate(ctx context.Context, r index.IndexReader, p *plan, ranks []int, doc func(rank int) *document) (map[int]bsearch.FieldTermLocationMap, error) {
+// advanced to each of those documents only, in document order. Each
+// document's places are one flat list: bleve's maps of maps of pointers
+// (FieldTermLocationMap) made a tenth of an uncached search's garbage.
+func (ix *Index) locate(ctx context.Context, r index.IndexReader, p *plan, ranks []int, doc func(rank int) *document) (map[int][]matchLoc, error) {
 	order := append([]int(nil), ranks...)
 	sort.Slice(order, func(i, j int) bool { return ix.docOf[order[i]] < ix.docOf[order[j]] })
-	out := make(map[int]bsearch.FieldTermLocationMap, len(order))
+	out := make(map[int][]matchLoc, len(order))
 	type ft struct{ field, term string }
 	done := map[ft]bool{}
 	var leaves []leaf
@@ -562,45 +571,22 @@ func (ix *Index) locate(ctx context.Context, r index.IndexReader, p *plan, ranks
 				if d.ID.Compare(want) != 0 {
 					continue
 				}
-				m := out[rank]
-				if m == nil {
-					m = bsearch.FieldTermLocationMap{}
-					out[rank] = m
-				}
-				tl := m[l.field]
-				if tl == nil {
-					tl = bsearch.TermLocationMap{}
-					m[l.field] = tl
-				}
-				// One allocation each for the document's locations, their
-				// array positions and the pointers to them, not one or two
-				// per position: under uncached load these were a tenth of
-				// the garbage.
-				locs := make([]bsearch.Location, len(d.Vectors))
-				n := 0
+				locs := slices.Grow(out[rank], len(d.Vectors))
 				for _, v := range d.Vectors {
-					n += len(v.ArrayPositions)
-				}
-				aps := make([]uint64, 0, n)
-				ptrs := slices.Grow(tl[tok], len(d.Vectors))
-				for i, v := range d.Vectors {
-					loc := &locs[i]
-					*loc = bsearch.Location{Pos: v.Pos, Start: v.Start, End: v.End}
+					array := 0
 					if len(v.ArrayPositions) > 0 {
-						from := len(aps)
-						aps = append(aps, v.ArrayPositions...)
-						loc.ArrayPositions = aps[from:len(aps):len(aps)]
+						array = int(v.ArrayPositions[0])
 					}
-					ptrs = append(ptrs, loc)
+					locs = append(locs, matchLoc{field: l.field, term: tok, array: array, pos: int(v.Pos), start: int(v.Start), end: int(v.End)})
 				}
-				tl[tok] = ptrs
+				out[rank] = locs
 			}
 			tfr.Close()
 		}
 	}
 	if len(typos) > 0 {
 		for _, rank := range order {
-			ix.locateTypos(doc(rank), typos, out, rank)
+			out[rank] = ix.locateTypos(doc(rank), typos, out[rank])
 		}
 	}
 	return out, nil
@@ -609,24 +595,14 @@ func (ix *Index) locate(ctx context.Context, r index.IndexReader, p *plan, ranks
 // locateTypos finds the typo vocabulary's terms in the short fields of d,
 // which the memory fields hold without positions: a few titles and
 // summaries analysed again cost less than positions for every document.
-func (ix *Index) locateTypos(d *document, terms map[string]bool, out map[int]bsearch.FieldTermLocationMap, rank int) {
+// It appends them to locs.
+func (ix *Index) locateTypos(d *document, terms map[string]bool, locs []matchLoc) []matchLoc {
 	for i, toks := range d.wordTokens(ix.words) {
 		for _, t := range toks {
-			if !terms[t.term] {
-				continue
+			if terms[t.term] {
+				locs = append(locs, matchLoc{field: fieldWords, term: t.term, array: i, pos: t.pos, start: t.start, end: t.end})
 			}
-			m := out[rank]
-			if m == nil {
-				m = bsearch.FieldTermLocationMap{}
-				out[rank] = m
-			}
-			tl := m[fieldWords]
-			if tl == nil {
-				tl = bsearch.TermLocationMap{}
-				m[fieldWords] = tl
-			}
-			tl[t.term] = append(tl[t.term], &bsearch.Location{Pos: uint64(t.pos), Start: uint64(t.start), End: uint64(t.end),
-				ArrayPositions: bsearch.ArrayPositions{uint64(i)}})
 		}
 	}
+	return locs
 }

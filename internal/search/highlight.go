@@ -5,8 +5,6 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
-
-	bsearch "github.com/blevesearch/bleve/v2/search"
 )
 
 const (
@@ -40,7 +38,7 @@ type place struct {
 // fragments builds highlighted excerpts of d from the match locations the
 // index reported. Offsets point into the very strings document() indexes,
 // which is why nothing needs to be stored in the index.
-func fragments(d *document, locs bsearch.FieldTermLocationMap) map[string][]string {
+func fragments(d *document, locs []matchLoc) map[string][]string {
 	if d == nil {
 		return nil
 	}
@@ -50,32 +48,24 @@ func fragments(d *document, locs bsearch.FieldTermLocationMap) map[string][]stri
 	// an uncached search's garbage. Concatenating key and text as the key
 	// copied every matched section once per match location.
 	var places []place
-	for field, terms := range locs {
-		segs := d.text[field]
-		fieldOrder := slices.Index(highlightFields, field)
-		for term, ls := range terms {
-			for _, l := range ls {
-				i := 0
-				if len(l.ArrayPositions) > 0 {
-					i = int(l.ArrayPositions[0])
-				}
-				if i >= len(segs) || segs[i].key == "" || int(l.End) > len(segs[i].text) || l.Start >= l.End {
-					continue
-				}
-				s := segs[i]
-				order := i*len(highlightFields) + fieldOrder
-				k := slices.IndexFunc(places, func(p place) bool { return p.key == s.key && p.text == s.text })
-				if k < 0 {
-					k = len(places)
-					places = append(places, place{key: s.key, text: s.text, order: order})
-				}
-				p := &places[k]
-				p.order = min(p.order, order)
-				p.spans = append(p.spans, span{int(l.Start), int(l.End)})
-				if !slices.Contains(p.terms, term) {
-					p.terms = append(p.terms, term)
-				}
-			}
+	for _, l := range locs {
+		segs := d.text[l.field]
+		i := l.array
+		if i >= len(segs) || segs[i].key == "" || l.end > len(segs[i].text) || l.start >= l.end {
+			continue
+		}
+		s := segs[i]
+		order := i*len(highlightFields) + slices.Index(highlightFields, l.field)
+		k := slices.IndexFunc(places, func(p place) bool { return p.key == s.key && p.text == s.text })
+		if k < 0 {
+			k = len(places)
+			places = append(places, place{key: s.key, text: s.text, order: order})
+		}
+		p := &places[k]
+		p.order = min(p.order, order)
+		p.spans = append(p.spans, span{l.start, l.end})
+		if !slices.Contains(p.terms, l.term) {
+			p.terms = append(p.terms, l.term)
 		}
 	}
 	sort.SliceStable(places, func(i, j int) bool {

@@ -1,8 +1,10 @@
 package search
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/blevesearch/bleve/v2/analysis"
-	bsearch "github.com/blevesearch/bleve/v2/search"
 )
 
 // maxPhraseBonus is the score multiplier, less one, of a document whose
@@ -31,36 +33,51 @@ func placeWeight(key string) float64 {
 // segment of the "all" field), weighted by that place. Computing it from the
 // match positions of the top documents replaces a phrase query, which had
 // to check positions in every matching document.
-func phraseBonus(query analysis.TokenStream, locs bsearch.FieldTermLocationMap, doc func() *document) float64 {
+func phraseBonus(query analysis.TokenStream, locs []matchLoc, doc func() *document) float64 {
 	if len(query) < 2 || len(locs) == 0 {
 		return 0
 	}
-	terms := locs[fieldAll]
+	// The positions of each query token in the "all" field, sorted by
+	// segment and position (sorted slices, not sets: maps of maps were a
+	// twentieth of an uncached search's garbage).
+	var terms []string
+	ats := make([][]at, len(query))
+	for _, l := range locs {
+		if l.field != fieldAll {
+			continue
+		}
+		if !slices.Contains(terms, l.term) {
+			terms = append(terms, l.term)
+		}
+		for i, t := range query {
+			if string(t.Term) == l.term {
+				ats[i] = append(ats[i], at{l.array, l.pos})
+			}
+		}
+	}
 	if len(terms) < 2 {
 		return 0
 	}
-	type at struct{ array, pos uint64 }
-	has := map[string]map[at]bool{}
-	for term, ls := range terms {
-		set := map[at]bool{}
-		for _, l := range ls {
-			var a uint64
-			if len(l.ArrayPositions) > 0 {
-				a = l.ArrayPositions[0]
-			}
-			set[at{a, l.Pos}] = true
-		}
-		has[term] = set
+	for _, a := range ats {
+		slices.SortFunc(a, compareAt)
 	}
-	adjacent := map[uint64]int{}
+	type count struct{ array, n int }
+	var adjacent []count
 	for i := 1; i < len(query); i++ {
-		prev, next := query[i-1], query[i]
-		gap := uint64(next.Position - prev.Position)
-		seen := map[uint64]bool{}
-		for p := range has[string(prev.Term)] {
-			if !seen[p.array] && has[string(next.Term)][at{p.array, p.pos + gap}] {
-				seen[p.array] = true
-				adjacent[p.array]++
+		gap := query[i].Position - query[i-1].Position
+		counted := -1 // a segment counts once per pair; positions come by segment
+		for _, p := range ats[i-1] {
+			if p.array == counted {
+				continue
+			}
+			if _, ok := slices.BinarySearchFunc(ats[i], at{p.array, p.pos + gap}, compareAt); !ok {
+				continue
+			}
+			counted = p.array
+			if k := slices.IndexFunc(adjacent, func(c count) bool { return c.array == p.array }); k >= 0 {
+				adjacent[k].n++
+			} else {
+				adjacent = append(adjacent, count{p.array, 1})
 			}
 		}
 	}
@@ -69,13 +86,23 @@ func phraseBonus(query analysis.TokenStream, locs bsearch.FieldTermLocationMap, 
 	}
 	segs := doc().text[fieldAll]
 	best := 0.0
-	for array, n := range adjacent {
+	for _, c := range adjacent {
 		key := ""
-		if int(array) < len(segs) {
-			key = segs[array].key
+		if c.array < len(segs) {
+			key = segs[c.array].key
 		}
-		share := float64(n) / float64(len(query)-1)
+		share := float64(c.n) / float64(len(query)-1)
 		best = max(best, share*placeWeight(key))
 	}
 	return maxPhraseBonus * best
+}
+
+// at is a token's place: its segment and its position there.
+type at struct{ array, pos int }
+
+func compareAt(a, b at) int {
+	if a.array != b.array {
+		return cmp.Compare(a.array, b.array)
+	}
+	return cmp.Compare(a.pos, b.pos)
 }

@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	bsearch "github.com/blevesearch/bleve/v2/search"
-
 	"casebook/internal/library"
 )
 
@@ -365,7 +363,7 @@ func (ix *Index) gather(u *run, sel *selector, p *plan, filter *docFilter, k int
 }
 
 // hit renders one result.
-func (ix *Index) hit(d scored, locs bsearch.FieldTermLocationMap, doc func() *document, named ...termMatch) Hit {
+func (ix *Index) hit(d scored, locs []matchLoc, doc func() *document, named ...termMatch) Hit {
 	src := ix.byRank[d.rank]
 	hit := Hit{ID: src.id(), Score: d.score}
 	if d.score == exactScore {
