@@ -35,6 +35,7 @@ func (ix *Index) list(filter *docFilter, from, size int) *collection {
 		c.facets.add(rank)
 	}
 	c.kinds = kinds.result()[facetKind]
+	kinds.release()
 	return c
 }
 

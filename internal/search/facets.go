@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"casebook/internal/i18n"
 	"casebook/internal/library"
@@ -42,6 +43,8 @@ type facetTable struct {
 	// (sorting the result set's values by count and term was a twentieth
 	// of a query at 10,000 incidents, most of it in string comparison).
 	order []int32
+	// free holds the counters of finished searches (counter, release).
+	free sync.Pool
 }
 
 // pack moves every document's values, and every value's documents, into
@@ -288,9 +291,19 @@ type facetCounter struct {
 	counts []int32
 }
 
+// counter is a zeroed counter, reused from an earlier search when one was
+// released: two fresh ones a query (one counts per value of the library)
+// were a twentieth of an uncached search's garbage at 10,000 incidents.
 func (t *facetTable) counter() *facetCounter {
+	if c, ok := t.free.Get().(*facetCounter); ok {
+		clear(c.counts)
+		return c
+	}
 	return &facetCounter{t: t, counts: make([]int32, len(t.values))}
 }
+
+// release gives c back for another search to use; c is not read after.
+func (c *facetCounter) release() { c.t.free.Put(c) }
 
 func (c *facetCounter) add(rank int) {
 	for _, v := range c.t.byDoc[rank] {

@@ -63,6 +63,7 @@ func (ix *Index) Links(ctx context.Context, r Request) ([]TermLink, error) {
 			return nil, fmt.Errorf("search: links of %q: %w", r.Query, err)
 		}
 		c := ix.gather(u, u.selector(p), p, filter, maxGraphIncidents)
+		c.facets.release()
 		for _, d := range c.top {
 			ranks = append(ranks, d.rank)
 		}

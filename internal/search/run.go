@@ -161,6 +161,7 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 	if uq.empty() {
 		c := ix.list(filter, from, perPage)
 		res.Total, res.Facets = c.total, c.facets.result()
+		c.facets.release()
 		res.Facets[facetKind] = c.kinds
 		for _, d := range c.top {
 			res.Hits = append(res.Hits, ix.hit(d, nil, nil))
@@ -192,6 +193,7 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 	sel := u.selector(p)
 	c := ix.gather(u, sel, p, filter, max(from+perPage, rescoreWindow))
 	if c.total == 0 && len(p.phrases) > 0 && len(filter.groups) > 0 {
+		c.facets.release()
 		ix.putScratch(u.s)
 		u = &run{ix: ix, r: rd, s: ix.getScratch(), ctx: ctx, deadline: u.deadline}
 		if err := u.match(p, nil); err != nil {
@@ -205,6 +207,8 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 	res.Facets[facetKind] = c.kinds
 	res.Exact = c.exact
 	res.SuggestedFilters = ix.suggestions(r, p, c)
+	c.facets.release()
+	c.facets = nil
 	if c.total == 0 {
 		res.Help = ix.help(filter, u, sel, uq)
 	}
@@ -214,6 +218,7 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 
 	// Positions for the window (phrase bonus) and the page (highlights).
 	end := min(from+perPage, len(c.top))
+	res.Hits = make([]Hit, 0, max(0, end-from))
 	win := c.top[:min(rescoreWindow, len(c.top))]
 	need := map[int]bool{}
 	var ranks []int
@@ -359,6 +364,7 @@ func (ix *Index) gather(u *run, sel *selector, p *plan, filter *docFilter, k int
 	c.top = []scored(*h)
 	sort.Slice(c.top, func(i, j int) bool { return better(c.top[i], c.top[j]) })
 	c.kinds = kinds.result()[facetKind]
+	kinds.release()
 	return c
 }
 
