@@ -229,15 +229,27 @@ func appendFloat(b []byte, f float64) ([]byte, error) {
 
 const hexDigits = "0123456789abcdef"
 
+// jsonSafe marks the ASCII bytes written as they are.
+var jsonSafe = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // appendJSONString writes s as a JSON string the way encoding/json does with
 // HTML escaping on (its default): <, > and & as \u003c, \u003e, \u0026,
-// U+2028 and U+2029 escaped, invalid UTF-8 as \ufffd.
+// U+2028 and U+2029 escaped, invalid UTF-8 as \ufffd. Valid UTF-8, which
+// is nearly every string, is copied a run at a time, looking only at
+// ASCII bytes and at the lead byte of U+2028 and U+2029 (E2 80 A8, A9).
 func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
+	valid := utf8.ValidString(s)
 	start := 0
 	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if jsonSafe[c] {
 				i++
 				continue
 			}
@@ -260,6 +272,17 @@ func appendJSONString(b []byte, s string) []byte {
 			}
 			i++
 			start = i
+			continue
+		}
+		if valid {
+			if c == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9) {
+				b = append(b, s[start:i]...)
+				b = append(b, '\\', 'u', '2', '0', '2', hexDigits[s[i+2]&0xF])
+				i += 3
+				start = i
+				continue
+			}
+			i++ // a continuation or another lead byte: copied with the run
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
