@@ -83,7 +83,7 @@ func (a *analyser) analyse(d *document, arena *tokenArena) *analysed {
 	// them; highlights find a segment by its position in that order.
 	pos := 0
 	for _, sf := range shortFields {
-		for _, s := range d.text[sf.field] {
+		for _, s := range d.field(sf.field) {
 			toks := analyze(a.english, []byte(s.text), arena)
 			tfs[0].add(toks, pos)
 			pos++
@@ -93,14 +93,14 @@ func (a *analyser) analyse(d *document, arena *tokenArena) *analysed {
 			out.lens[sf.mem] += len(toks)
 		}
 	}
-	for _, s := range d.text[fieldBody] {
+	for _, s := range d.field(fieldBody) {
 		tfs[0].add(analyze(a.english, []byte(s.text), arena), pos)
 		pos++
 	}
-	for i, s := range d.text[fieldCode] {
+	for i, s := range d.field(fieldCode) {
 		tfs[1].add(analyze(a.english, []byte(s.text), arena), i)
 	}
-	for i, s := range d.text[fieldKorean] {
+	for i, s := range d.field(fieldKorean) {
 		toks := a.korean.Analyze([]byte(s.text))
 		tfs[2].add(toks, i)
 		if koTitleKeys[s.key] {
@@ -116,14 +116,14 @@ func (a *analyser) analyse(d *document, arena *tokenArena) *analysed {
 			out.lengths[field] = n
 		}
 	}
-	for _, s := range d.text[fieldWords] {
+	for _, s := range d.field(fieldWords) {
 		toks := analyze(a.words, []byte(s.text), arena)
 		for _, t := range toks {
 			mem[memWords] = append(mem[memWords], string(t.Term))
 		}
 		out.lens[memWords] += len(toks)
 	}
-	mem[memIdent] = append(mem[memIdent], d.keywords[fieldIdent]...)
+	mem[memIdent] = append(mem[memIdent], d.ident...)
 	out.lens[memIdent] = len(mem[memIdent])
 	for f := range mem {
 		out.counts[f] = countTerms(mem[f])

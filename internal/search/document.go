@@ -21,15 +21,66 @@ type segment struct {
 // highlight time, so match offsets reported by the index always point into
 // the same strings.
 type document struct {
-	id       string
-	text     map[string][]segment // analysed fields
-	keywords map[string][]string  // identifiers (fieldIdent)
+	id    string
+	text  [numTextFields][]segment // analysed fields, by textField
+	ident []string                 // identifiers (fieldIdent), at index time only
 
 	// words holds the typo vocabulary's tokens of each fieldWords segment,
 	// analysed on first use: highlighting a typo neighbour needs them, and
 	// a document kept for highlighting (doccache.go) is analysed once.
 	wordsOnce sync.Once
 	words     [][]wordToken
+}
+
+// textFields are the text fields a document holds, numbered for
+// document.text: an array, not a map by name, since documents kept for
+// highlighting (doccache.go) are many and a map of eleven fields was a
+// third of each one's memory.
+var textFields = [...]string{fieldTitle, fieldSummary, fieldBody, fieldCode, fieldSignals, fieldSources, fieldOrgText,
+	fieldKorean, fieldKoTitle, fieldWords, fieldAll}
+
+const numTextFields = len(textFields)
+
+// textField is the number of the text field name, or -1.
+func textField(name string) int {
+	for i, f := range textFields {
+		if f == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// field returns the segments of the text field name (none for a field a
+// document does not hold).
+func (d *document) field(name string) []segment {
+	if i := textField(name); i >= 0 {
+		return d.text[i]
+	}
+	return nil
+}
+
+// appendTo adds segs to the text field name, which must be one of
+// textFields.
+func (d *document) appendTo(name string, segs ...segment) {
+	i := textField(name)
+	d.text[i] = append(d.text[i], segs...)
+}
+
+// compact moves every field's segments into one block of the exact size:
+// built by appends, the slices hold spare room, and a document kept for
+// highlighting keeps it as long as it is kept.
+func (d *document) compact() {
+	n := 0
+	for _, segs := range d.text {
+		n += len(segs)
+	}
+	block := make([]segment, 0, n)
+	for i, segs := range d.text {
+		start := len(block)
+		block = append(block, segs...)
+		d.text[i] = block[start:len(block):len(block)]
+	}
 }
 
 // wordToken is one token of the typo vocabulary and where it is.
@@ -41,7 +92,7 @@ type wordToken struct {
 // wordTokens analyses the fieldWords segments with an (once per document).
 func (d *document) wordTokens(an analysis.Analyzer) [][]wordToken {
 	d.wordsOnce.Do(func() {
-		segs := d.text[fieldWords]
+		segs := d.field(fieldWords)
 		d.words = make([][]wordToken, len(segs))
 		for i, s := range segs {
 			toks := an.Analyze([]byte(s.text))
@@ -56,12 +107,12 @@ func (d *document) wordTokens(an analysis.Analyzer) [][]wordToken {
 }
 
 func newDocument(id string) *document {
-	return &document{id: id, text: map[string][]segment{}, keywords: map[string][]string{}}
+	return &document{id: id}
 }
 
 func (d *document) add(field, key, text string) {
 	if text = strings.TrimSpace(text); text != "" {
-		d.text[field] = append(d.text[field], segment{key, text})
+		d.appendTo(field, segment{key, text})
 	}
 }
 
@@ -83,11 +134,11 @@ func (d *document) addSections(secs []library.Section) {
 // unstemmed vocabulary for typo matching.
 func (d *document) finish() {
 	for _, field := range []string{fieldTitle, fieldSummary, fieldBody, fieldSources} {
-		for _, s := range d.text[field] {
+		for _, s := range d.field(field) {
 			if hasHangul(s.text) {
-				d.text[fieldKorean] = append(d.text[fieldKorean], s)
+				d.appendTo(fieldKorean, s)
 				if field == fieldTitle || field == fieldSummary {
-					d.text[fieldKoTitle] = append(d.text[fieldKoTitle], s)
+					d.appendTo(fieldKoTitle, s)
 				}
 			}
 		}
@@ -96,10 +147,10 @@ func (d *document) finish() {
 	// indexed text, and people misspell the names of things (Karpenter,
 	// certificate, throttling), which titles and summaries hold.
 	for _, field := range []string{fieldTitle, fieldSummary, fieldSignals, fieldSources, fieldOrgText} {
-		d.text[fieldWords] = append(d.text[fieldWords], d.text[field]...)
+		d.appendTo(fieldWords, d.field(field)...)
 	}
 	for _, field := range []string{fieldTitle, fieldSummary, fieldSignals, fieldOrgText, fieldSources, fieldBody} {
-		d.text[fieldAll] = append(d.text[fieldAll], d.text[field]...)
+		d.appendTo(fieldAll, d.field(field)...)
 	}
 }
 
@@ -108,11 +159,11 @@ func (d *document) finish() {
 func (d *document) addIdentifiers() {
 	seen := map[string]bool{}
 	for _, field := range []string{fieldTitle, fieldSummary, fieldBody, fieldCode, fieldSignals} {
-		for _, s := range d.text[field] {
+		for _, s := range d.field(field) {
 			for _, id := range identifiers(s.text) {
 				if !seen[id] {
 					seen[id] = true
-					d.keywords[fieldIdent] = append(d.keywords[fieldIdent], id)
+					d.ident = append(d.ident, id)
 				}
 			}
 		}

@@ -49,7 +49,7 @@ func fragments(d *document, locs []matchLoc) map[string][]string {
 	// copied every matched section once per match location.
 	var places []place
 	for _, l := range locs {
-		segs := d.text[l.field]
+		segs := d.field(l.field)
 		i := l.array
 		if i >= len(segs) || segs[i].key == "" || l.end > len(segs[i].text) || l.start >= l.end {
 			continue

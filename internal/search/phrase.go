@@ -84,7 +84,7 @@ func phraseBonus(query analysis.TokenStream, locs []matchLoc, doc func() *docume
 	if len(adjacent) == 0 {
 		return 0
 	}
-	segs := doc().text[fieldAll]
+	segs := doc().field(fieldAll)
 	best := 0.0
 	for _, c := range adjacent {
 		key := ""

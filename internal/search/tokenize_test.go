@@ -141,7 +141,8 @@ func TestTermFreqsMatchBleve(t *testing.T) {
 	fields, tokens := 0, 0
 	for rank := range ix.byRank {
 		d := ix.document(rank)
-		for field, segs := range d.text {
+		for i, segs := range d.text {
+			field := textFields[i]
 			an := a.english
 			if field == fieldKorean || field == fieldKoTitle {
 				an = a.korean
