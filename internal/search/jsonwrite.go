@@ -239,14 +239,21 @@ var jsonSafe = func() (t [utf8.RuneSelf]bool) {
 
 // appendJSONString writes s as a JSON string the way encoding/json does with
 // HTML escaping on (its default): <, > and & as \u003c, \u003e, \u0026,
-// U+2028 and U+2029 escaped, invalid UTF-8 as \ufffd. Valid UTF-8, which
-// is nearly every string, is copied a run at a time, looking only at
-// ASCII bytes and at the lead byte of U+2028 and U+2029 (E2 80 A8, A9).
+// U+2028 and U+2029 escaped, invalid UTF-8 as \ufffd. Safe ASCII bytes
+// are looked up in a table and copied a run at a time; two- and three-byte
+// sequences (Hangul is three) are checked in place, and only other bytes
+// go through utf8.DecodeRuneInString.
 func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
-	valid := utf8.ValidString(s)
 	start := 0
 	for i := 0; i < len(s); {
+		// Eight safe ASCII bytes at a time, most of any answer.
+		for i+8 <= len(s) && safe8(load8(s, i)) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if jsonSafe[c] {
@@ -274,16 +281,30 @@ func appendJSONString(b []byte, s string) []byte {
 			start = i
 			continue
 		}
-		if valid {
-			if c == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9) {
-				b = append(b, s[start:i]...)
-				b = append(b, '\\', 'u', '2', '0', '2', hexDigits[s[i+2]&0xF])
+		if c >= 0xC2 && c <= 0xDF && i+1 < len(s) && isCont(s[i+1]) {
+			i += 2
+			continue
+		}
+		if c >= 0xE0 && c <= 0xEF && i+2 < len(s) && isCont(s[i+2]) {
+			c1 := s[i+1]
+			lo, hi := byte(0x80), byte(0xBF)
+			switch c {
+			case 0xE0:
+				lo = 0xA0 // no overlong forms
+			case 0xED:
+				hi = 0x9F // no surrogates
+			}
+			if c1 >= lo && c1 <= hi {
+				if c == 0xE2 && c1 == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9) {
+					b = append(b, s[start:i]...)
+					b = append(b, '\\', 'u', '2', '0', '2', hexDigits[s[i+2]&0xF])
+					i += 3
+					start = i
+					continue
+				}
 				i += 3
-				start = i
 				continue
 			}
-			i++ // a continuation or another lead byte: copied with the run
-			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
@@ -293,15 +314,37 @@ func appendJSONString(b []byte, s string) []byte {
 			start = i
 			continue
 		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
 		i += size
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// isCont reports whether c is a UTF-8 continuation byte.
+func isCont(c byte) bool { return c&0xC0 == 0x80 }
+
+// load8 reads the eight bytes of s from i, little-endian.
+func load8(s string, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// safe8 reports whether the eight bytes of x are all ASCII that JSON
+// writes as they are (jsonSafe), by the bit tricks for finding a byte
+// below a bound or equal to a value in a word.
+func safe8(x uint64) bool {
+	q := x ^ (ones * '"')
+	bs := x ^ (ones * '\\')
+	lt := x ^ (ones * '<')
+	gt := x ^ (ones * '>')
+	am := x ^ (ones * '&')
+	bad := x | (x - ones*0x20) | // ≥ 0x80, or a control byte
+		((q - ones) &^ q) | ((bs - ones) &^ bs) | ((lt - ones) &^ lt) | ((gt - ones) &^ gt) | ((am - ones) &^ am)
+	return bad&highs == 0
 }

@@ -100,7 +100,8 @@ func TestAppendBodyAsJSON(t *testing.T) {
 // FuzzAppendJSONString: any string, valid UTF-8 or not, is written as
 // encoding/json writes it.
 func FuzzAppendJSONString(f *testing.F) {
-	for _, s := range []string{"", "plain", "<mark>a&b</mark>", "\u2028\xff\x00", "노드 \"따옴표\"\n"} {
+	for _, s := range []string{"", "plain", "<mark>a&b</mark>", "\u2028\xff\x00", "노드 \"따옴표\"\n",
+		"end\xe2\x80\xa8", "\xe2\x80", "\xed\xa0\x80 surrogate", "\xe0\x80\x80 overlong", "\xc0\xaf", "é\xc3", "😀\xf0\x9f\x98"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
