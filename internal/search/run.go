@@ -273,36 +273,55 @@ func (ix *Index) gather(u *run, sel *selector, p *plan, filter *docFilter, k int
 	// the kind tab: a query whose most words only one playbook holds must
 	// not leave the incidents tab empty while incidents match fewer of
 	// them. "All" stays the union of the tabs.
-	// One pass counts, per kind, the candidates each tier would keep.
-	counts := map[int32]*[3]int{}
+	// One pass counts, per kind, the candidates each tier would keep. The
+	// kinds are two (incident, playbook), so they are kept in a short list
+	// walked per candidate rather than a map looked up per candidate.
+	type kindTier struct {
+		kind int32
+		n    [3]int
+		t    tier
+	}
+	var byKind []kindTier
+	find := func(k int32) *kindTier {
+		for i := range byKind {
+			if byKind[i].kind == k {
+				return &byKind[i]
+			}
+		}
+		byKind = append(byKind, kindTier{kind: k})
+		return &byKind[len(byKind)-1]
+	}
 	for _, rank := range s.cands {
 		if !filter.keepBase(int(rank)) {
 			continue
 		}
-		k := ix.facets.kind[rank]
-		n := counts[k]
-		if n == nil {
-			n = &[3]int{}
-			counts[k] = n
-		}
+		kt := find(ix.facets.kind[rank])
 		for t := allWords; t <= anyWord; t++ {
 			sel.t = t
 			if sel.pass(s.mask[rank]) {
-				n[t]++
+				kt.n[t]++
 			}
 		}
 	}
-	tiers := map[int32]tier{}
-	for k, n := range counts {
+	for i := range byKind {
+		kt := &byKind[i]
 		for _, t := range []tier{allWords, mostWords, anyWord} {
 			if t == mostWords && sel.need == mbits.OnesCount64(sel.sig) {
 				continue
 			}
-			tiers[k] = t
-			if n[t] >= strictEnough || t != allWords && n[t] > 0 {
+			kt.t = t
+			if kt.n[t] >= strictEnough || t != allWords && kt.n[t] > 0 {
 				break
 			}
 		}
+	}
+	tierOf := func(k int32) tier {
+		for i := range byKind {
+			if byKind[i].kind == k {
+				return byKind[i].t
+			}
+		}
+		return allWords // a kind no candidate passing the filters has
 	}
 	c := &collection{facets: ix.facets.counter()}
 	kinds := ix.facets.counter()
@@ -340,7 +359,7 @@ func (ix *Index) gather(u *run, sel *selector, p *plan, filter *docFilter, k int
 	}
 	for _, r := range s.cands {
 		rank := int(r)
-		sel.t = tiers[ix.facets.kind[rank]]
+		sel.t = tierOf(ix.facets.kind[rank])
 		if rank == exact || !sel.pass(s.mask[rank]) || !filter.keepBase(rank) {
 			continue
 		}
