@@ -247,17 +247,16 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		// Eight safe ASCII bytes at a time, most of any answer.
-		for i+8 <= len(s) && safe8(load8(s, i)) {
-			i += 8
-		}
-		if i >= len(s) {
-			break
-		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if jsonSafe[c] {
 				i++
+				// After a safe ASCII byte, eight at a time: most of an
+				// answer is ASCII (tried only here, not before each
+				// Hangul syllable).
+				for i+8 <= len(s) && safe8(load8(s, i)) {
+					i += 8
+				}
 				continue
 			}
 			b = append(b, s[start:i]...)
