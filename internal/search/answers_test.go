@@ -1,17 +1,19 @@
 package search
 
 import (
-	"github.com/golang/snappy"
-
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/golang/snappy"
 
 	"casebook/internal/library"
 )
@@ -354,6 +356,37 @@ func TestCachedAnswerIsTheSearchedOne(t *testing.T) {
 				t.Errorf("%q (pass %d): cached JSON differs:\n%.300s\n%.300s", r.Query, i, a, b)
 			}
 			release()
+		}
+	}
+}
+
+// TestFacetCountsBothWays: counting a result set's facets by its
+// documents' values and by each value's documents as a bitset give the same
+// counts, for sets from a few documents to the whole shipped library.
+func TestFacetCountsBothWays(t *testing.T) {
+	ix := sharedIndex(t)
+	n := len(ix.byRank)
+	rng := rand.New(rand.NewPCG(17, 1))
+	for _, share := range []float64{0, 0.01, 0.1, 0.5, 0.9, 1} {
+		var ranks []int32
+		for r := range n {
+			if rng.Float64() < share || share == 1 {
+				ranks = append(ranks, int32(r))
+			}
+		}
+		byDoc, bySet := ix.facets.counter(), ix.facets.counter()
+		byDoc.pending, bySet.pending = append([]int32(nil), ranks...), append([]int32(nil), ranks...)
+		byDoc.countByDoc()
+		bySet.countBySet()
+		if !slices.Equal(byDoc.counts, bySet.counts) {
+			t.Errorf("%d of %d documents: the two ways count differently", len(ranks), n)
+		}
+		total := 0
+		for _, c := range byDoc.counts {
+			total += int(c)
+		}
+		if len(ranks) > 0 && total == 0 {
+			t.Errorf("%d documents counted nothing", len(ranks))
 		}
 	}
 }

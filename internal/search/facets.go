@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	mbits "math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -45,6 +46,46 @@ type facetTable struct {
 	order []int32
 	// free holds the counters of finished searches (counter, release).
 	free sync.Pool
+	// bits holds, for each value carried by at least bitsetMin documents,
+	// the set of its documents as a bitset by rank (nil for the others);
+	// setCost is what counting a result set through them costs, in words
+	// read, and perDoc the mean number of values per document
+	// (facetCounter.flush).
+	bits    [][]uint64
+	setCost int
+	perDoc  float64
+}
+
+// countCost is what adding one value of one document costs, in words of
+// a bitset read (flush).
+const countCost = 6
+
+// bitsetMin is the fewest documents a value has for its documents to be
+// kept as a bitset: below it, testing each of its documents against the
+// result set reads fewer words than the bitset's.
+func (t *facetTable) bitsetMin() int { return (len(t.byDoc) + 63) / 64 }
+
+// bitsets fills bits, setCost and perDoc; the table is complete.
+func (t *facetTable) bitsets() {
+	words, n := t.bitsetMin(), 0
+	t.bits = make([][]uint64, len(t.values))
+	t.setCost = 0
+	for v, docs := range t.docs {
+		n += len(docs)
+		if len(docs) < words {
+			t.setCost += len(docs)
+			continue
+		}
+		b := make([]uint64, words)
+		for _, r := range docs {
+			b[r/64] |= 1 << (r % 64)
+		}
+		t.bits[v] = b
+		t.setCost += words
+	}
+	if len(t.byDoc) > 0 {
+		t.perDoc = float64(n) / float64(len(t.byDoc))
+	}
 }
 
 // pack moves every document's values, and every value's documents, into
@@ -151,6 +192,7 @@ func newFacetTable(lib *library.Library) *facetTable {
 	}
 	t.sortTerms()
 	t.pack()
+	t.bitsets()
 	return t
 }
 
@@ -285,10 +327,17 @@ func (ix *Index) withDescendants(f library.Facet, id string) []string {
 	return out
 }
 
-// facetCounter counts facet values over the documents of a result.
+// facetCounter counts facet values over the documents of a result. The
+// documents added are counted when the counts are first read (flush), in
+// whichever of two ways reads less: each document's values, or each
+// value's documents against the result set as a bitset. A query matching
+// half the library added up every value of 5,000 documents, the largest
+// single cost of an uncached search at 10,000 incidents.
 type facetCounter struct {
-	t      *facetTable
-	counts []int32
+	t       *facetTable
+	counts  []int32
+	pending []int32  // documents added and not counted yet
+	set     []uint64 // the result set as a bitset (flush)
 }
 
 // counter is a zeroed counter, reused from an earlier search when one was
@@ -297,6 +346,7 @@ type facetCounter struct {
 func (t *facetTable) counter() *facetCounter {
 	if c, ok := t.free.Get().(*facetCounter); ok {
 		clear(c.counts)
+		c.pending = c.pending[:0]
 		return c
 	}
 	return &facetCounter{t: t, counts: make([]int32, len(t.values))}
@@ -305,9 +355,61 @@ func (t *facetTable) counter() *facetCounter {
 // release gives c back for another search to use; c is not read after.
 func (c *facetCounter) release() { c.t.free.Put(c) }
 
-func (c *facetCounter) add(rank int) {
-	for _, v := range c.t.byDoc[rank] {
-		c.counts[v]++
+// add counts the document of rank, once: a document is added at most once
+// to a counter.
+func (c *facetCounter) add(rank int) { c.pending = append(c.pending, int32(rank)) }
+
+// flush counts the pending documents.
+func (c *facetCounter) flush() {
+	t := c.t
+	if len(c.pending) == 0 {
+		return
+	}
+	// A word of a bitset is read in order and costs far less than a
+	// scattered count: on the benchmark's query log at 10,000 incidents,
+	// weighing a count as 3 and 6 words cut counting from 6.9 % of the
+	// CPU (counting by documents only) to 2.4 and 2.1 %.
+	if float64(len(c.pending))*t.perDoc*countCost <= float64(t.setCost) {
+		c.countByDoc()
+	} else {
+		c.countBySet()
+	}
+	c.pending = c.pending[:0]
+}
+
+// countByDoc adds up the values of each pending document.
+func (c *facetCounter) countByDoc() {
+	for _, rank := range c.pending {
+		for _, v := range c.t.byDoc[rank] {
+			c.counts[v]++
+		}
+	}
+}
+
+// countBySet counts each value's documents in the pending set.
+func (c *facetCounter) countBySet() {
+	t := c.t
+	words := t.bitsetMin()
+	if cap(c.set) < words {
+		c.set = make([]uint64, words)
+	}
+	set := c.set[:words]
+	clear(set)
+	for _, r := range c.pending {
+		set[r/64] |= 1 << (r % 64)
+	}
+	for v, docs := range t.docs {
+		n := 0
+		if b := t.bits[v]; b != nil {
+			for i, w := range b {
+				n += mbits.OnesCount64(w & set[i])
+			}
+		} else {
+			for _, r := range docs {
+				n += int(set[r/64] >> (r % 64) & 1)
+			}
+		}
+		c.counts[v] += int32(n)
 	}
 }
 
@@ -320,6 +422,7 @@ func (c *facetCounter) addKind(rank int) {
 
 // count is the number of results carrying a value.
 func (c *facetCounter) count(facet, term string) int {
+	c.flush()
 	if v, ok := c.t.index[facet+"\x00"+term]; ok {
 		return int(c.counts[v])
 	}
@@ -329,6 +432,7 @@ func (c *facetCounter) count(facet, term string) int {
 // result lists the values found in the result set per facet, most frequent
 // first.
 func (c *facetCounter) result() map[string][]FacetCount {
+	c.flush()
 	// Values are gathered and sorted as positions, and FacetCounts made
 	// for those shown only: a common word matches hundreds of
 	// organisations, of which maxOrgs are shown, and building all of them
