@@ -390,3 +390,28 @@ func TestFacetCountsBothWays(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstK: the organisations kept are the ones a full sort puts first.
+func TestFirstK(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{50, 51, 60, 500} {
+		score := make([]int32, n)
+		vs := make([]int32, n)
+		for i := range vs {
+			vs[i], score[i] = int32(i), int32(rng.IntN(20)) // many ties, broken by position
+		}
+		before := func(a, b int32) int {
+			if score[a] != score[b] {
+				return int(score[b]) - int(score[a])
+			}
+			return int(a) - int(b)
+		}
+		want := slices.Clone(vs)
+		slices.SortFunc(want, before)
+		got := firstK(slices.Clone(vs), 50, before)
+		slices.SortFunc(got, before)
+		if !slices.Equal(got, want[:50]) {
+			t.Errorf("n=%d: firstK kept %v, want %v", n, got, want[:50])
+		}
+	}
+}

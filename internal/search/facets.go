@@ -54,6 +54,10 @@ type facetTable struct {
 	bits    [][]uint64
 	setCost int
 	perDoc  float64
+	// facetNames are the facets, and facetOf each value's, by position
+	// in facetNames.
+	facetNames []string
+	facetOf    []int16
 }
 
 // countCost is what adding one value of one document costs, in words of
@@ -85,6 +89,15 @@ func (t *facetTable) bitsets() {
 	}
 	if len(t.byDoc) > 0 {
 		t.perDoc = float64(n) / float64(len(t.byDoc))
+	}
+	t.facetNames, t.facetOf = nil, make([]int16, len(t.values))
+	for v, fv := range t.values {
+		g := slices.Index(t.facetNames, fv.facet)
+		if g < 0 {
+			g = len(t.facetNames)
+			t.facetNames = append(t.facetNames, fv.facet)
+		}
+		t.facetOf[v] = int16(g)
 	}
 }
 
@@ -336,8 +349,9 @@ func (ix *Index) withDescendants(f library.Facet, id string) []string {
 type facetCounter struct {
 	t       *facetTable
 	counts  []int32
-	pending []int32  // documents added and not counted yet
-	set     []uint64 // the result set as a bitset (flush)
+	pending []int32   // documents added and not counted yet
+	set     []uint64  // the result set as a bitset (flush)
+	groups  [][]int32 // the values found, by facet (result)
 }
 
 // counter is a zeroed counter, reused from an earlier search when one was
@@ -436,32 +450,78 @@ func (c *facetCounter) result() map[string][]FacetCount {
 	// Values are gathered and sorted as positions, and FacetCounts made
 	// for those shown only: a common word matches hundreds of
 	// organisations, of which maxOrgs are shown, and building all of them
-	// was the largest allocation of a query.
-	byFacet := map[string][]int32{}
-	for i, n := range c.counts {
-		if n > 0 {
-			f := c.t.values[i].facet
-			byFacet[f] = append(byFacet[f], int32(i))
+	// was the largest allocation of a query. The organisations kept are
+	// selected, not all sorted.
+	t := c.t
+	if cap(c.groups) < len(t.facetNames) {
+		c.groups = make([][]int32, len(t.facetNames))
+	}
+	groups := c.groups[:len(t.facetNames)]
+	for g := range groups {
+		groups[g] = groups[g][:0]
+	}
+	for i, k := range c.counts {
+		if k > 0 {
+			g := t.facetOf[i]
+			groups[g] = append(groups[g], int32(i))
 		}
 	}
-	out := make(map[string][]FacetCount, len(byFacet))
-	order := c.t.order
-	for facet, vs := range byFacet {
-		slices.SortFunc(vs, func(a, b int32) int {
-			if na, nb := c.counts[a], c.counts[b]; na != nb {
-				return int(nb) - int(na)
-			}
-			return int(order[a]) - int(order[b])
-		})
-		if facet == facetOrg && len(vs) > maxOrgs {
-			vs = vs[:maxOrgs]
+	out := make(map[string][]FacetCount, len(groups))
+	order := t.order
+	before := func(a, b int32) int {
+		if na, nb := c.counts[a], c.counts[b]; na != nb {
+			return int(nb) - int(na)
 		}
+		return int(order[a]) - int(order[b])
+	}
+	for g, vs := range groups {
+		if len(vs) == 0 {
+			continue
+		}
+		facet := t.facetNames[g]
+		if facet == facetOrg && len(vs) > maxOrgs {
+			vs = firstK(vs, maxOrgs, before)
+		}
+		slices.SortFunc(vs, before)
 		fcs := make([]FacetCount, len(vs))
 		for i, v := range vs {
-			fv := c.t.values[v]
+			fv := t.values[v]
 			fcs[i] = FacetCount{Term: fv.term, Label: fv.label, Count: int(c.counts[v])}
 		}
 		out[facet] = fcs
 	}
 	return out
+}
+
+// firstK moves the k values of vs that come first by before into vs[:k],
+// in no particular order, and returns vs[:k]: a heap of the k best seen,
+// the worst of them on top.
+func firstK(vs []int32, k int, before func(a, b int32) int) []int32 {
+	h := vs[:k]
+	down := func(i int) {
+		for {
+			worst, l, r := i, 2*i+1, 2*i+2
+			if l < k && before(h[l], h[worst]) > 0 {
+				worst = l
+			}
+			if r < k && before(h[r], h[worst]) > 0 {
+				worst = r
+			}
+			if worst == i {
+				return
+			}
+			h[i], h[worst] = h[worst], h[i]
+			i = worst
+		}
+	}
+	for i := k/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for _, v := range vs[k:] {
+		if before(v, h[0]) < 0 {
+			h[0] = v
+			down(0)
+		}
+	}
+	return h
 }
