@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -26,6 +27,11 @@ var suggestFacetOrder = map[library.Facet]int{
 // taxonomy and is safe for concurrent use.
 type Matcher struct {
 	phrases []phrase
+	// starts lists, for each word a name can start with (its first word,
+	// or its compact Korean form), the names that do, by position in
+	// phrases: a query word is compared with those names only, not with
+	// every name of the taxonomy.
+	starts map[string][]int32
 }
 
 // phrase is one name of a term (label, Korean label, alias or id) as
@@ -64,6 +70,13 @@ func NewMatcher(tax *library.Taxonomy) *Matcher {
 			}
 		}
 	}
+	m.starts = map[string][]int32{}
+	for i, p := range m.phrases {
+		m.starts[p.words[0]] = append(m.starts[p.words[0]], int32(i))
+		if p.compact != "" && p.compact != p.words[0] {
+			m.starts[p.compact] = append(m.starts[p.compact], int32(i))
+		}
+	}
 	return m
 }
 
@@ -88,16 +101,29 @@ func (m *Matcher) Suggest(query string) []Suggestion {
 
 // matches finds every term named in the query words, one match per term.
 func (m *Matcher) matches(words []string) []termMatch {
+	// The names starting at each word, taken in the order of the names
+	// and then of the words, so that of two equally long matches of one
+	// term the same one is kept as when every name was tried everywhere.
+	type found struct{ p, start, end int }
+	var hits []found
+	for i, w := range words {
+		for _, p := range m.starts[w] {
+			if end := matchAt(m.phrases[p], words, i); end >= 0 {
+				hits = append(hits, found{int(p), i, end})
+			}
+		}
+	}
+	slices.SortFunc(hits, func(a, b found) int {
+		if a.p != b.p {
+			return a.p - b.p
+		}
+		return a.start - b.start
+	})
 	best := map[*library.Term]termMatch{}
-	for _, p := range m.phrases {
-		for i := range words {
-			end := matchAt(p, words, i)
-			if end < 0 {
-				continue
-			}
-			if prev, ok := best[p.term]; !ok || end-i > prev.end-prev.start {
-				best[p.term] = termMatch{term: p.term, start: i, end: end}
-			}
+	for _, h := range hits {
+		p := m.phrases[h.p]
+		if prev, ok := best[p.term]; !ok || h.end-h.start > prev.end-prev.start {
+			best[p.term] = termMatch{term: p.term, start: h.start, end: h.end}
 		}
 	}
 	out := make([]termMatch, 0, len(best))
