@@ -5,10 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
-	"os"
 	"testing"
-
-	"gopkg.in/yaml.v3"
 
 	"casebook/internal/library"
 )
@@ -30,14 +27,7 @@ func asEncodingJSON(t *testing.T, r *Result) []byte {
 // answers of the relevance set's queries on the shipped library, in both
 // tabs and with filters, and on answers holding what needs escaping.
 func TestAppendBodyAsJSON(t *testing.T) {
-	data, err := os.ReadFile("testdata/relevance.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []relevanceCase
-	if err := yaml.Unmarshal(data, &cases); err != nil {
-		t.Fatal(err)
-	}
+	cases := relevanceCases(t)
 	reqs := []Request{
 		{Query: "IL-0001"},               // exact
 		{Query: "gpu-missing"},           // a playbook's id

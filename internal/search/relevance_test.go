@@ -24,11 +24,9 @@ type relevanceCase struct {
 	Expect []string `yaml:"expect"`
 }
 
-// TestRelevance scores the search on the relevance set: MRR@10 (the mean of
-// 1/rank of the first expected document in the top 10) and hit@3 (the share
-// of queries with an expected document in the top 3).
-func TestRelevance(t *testing.T) {
-	lib := loadLibrary(t)
+// relevanceCases reads the relevance set, testdata/relevance.yaml.
+func relevanceCases(t *testing.T) []relevanceCase {
+	t.Helper()
 	data, err := os.ReadFile("testdata/relevance.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -37,6 +35,15 @@ func TestRelevance(t *testing.T) {
 	if err := yaml.Unmarshal(data, &cases); err != nil {
 		t.Fatal(err)
 	}
+	return cases
+}
+
+// TestRelevance scores the search on the relevance set: MRR@10 (the mean of
+// 1/rank of the first expected document in the top 10) and hit@3 (the share
+// of queries with an expected document in the top 3).
+func TestRelevance(t *testing.T) {
+	lib := loadLibrary(t)
+	cases := relevanceCases(t)
 	if len(cases) < 40 {
 		t.Errorf("the relevance set has %d queries, want at least 40", len(cases))
 	}
