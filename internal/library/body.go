@@ -88,15 +88,23 @@ func (b Body) bytes() ([]byte, error) {
 	if b.c == nil {
 		return nil, nil
 	}
+	var buf []byte
+	return b.read(&buf)
+}
+
+// read returns the packed bytes: those in memory, or those in the file
+// read into *buf, grown as needed (and stored back, so a pooled buffer
+// keeps its growth).
+func (b Body) read(buf *[]byte) ([]byte, error) {
 	if m := b.c.mem.Load(); m != nil {
 		return *m, nil
 	}
 	l := b.c.loc.Load()
-	buf := make([]byte, l.n)
-	if _, err := l.f.ReadAt(buf, l.off); err != nil {
+	*buf = slices.Grow((*buf)[:0], l.n)[:l.n]
+	if _, err := l.f.ReadAt(*buf, l.off); err != nil {
 		return nil, fmt.Errorf("%w: %v", errBody, err)
 	}
-	return buf, nil
+	return *buf, nil
 }
 
 // moveTo records that b's bytes are at off in f and lets go of them in
@@ -198,18 +206,13 @@ func (b Body) decode(full bool) ([]Section, error) {
 	if b.c == nil {
 		return nil, nil
 	}
-	if m := b.c.mem.Load(); m != nil {
-		return unpack(*m, full)
-	}
-	// Moved to the file: read into a scratch buffer, which the decoded
-	// strings do not share.
-	l := b.c.loc.Load()
+	// A body moved to the file is read into a scratch buffer, which the
+	// decoded strings do not share.
 	bp := scratch.Get().(*[]byte)
 	defer putScratch(bp)
-	p := slices.Grow((*bp)[:0], l.n)[:l.n]
-	*bp = p
-	if _, err := l.f.ReadAt(p, l.off); err != nil {
-		return nil, fmt.Errorf("%w: %v", errBody, err)
+	p, err := b.read(bp)
+	if err != nil {
+		return nil, err
 	}
 	return unpack(p, full)
 }

@@ -41,21 +41,16 @@ func (r *Result) JSONParts() ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonParts(r.Query, body)
+	return jsonParts(r.Query, body), nil
 }
 
 // jsonParts puts the query in front of body, the JSON of the rest.
-func jsonParts(query string, body []byte) ([][]byte, error) {
-	q, err := json.Marshal(query)
-	if err != nil {
-		return nil, err
-	}
-	head := make([]byte, 0, len(q)+12)
-	head = append(append(head, `{"query":`...), q...)
+func jsonParts(query string, body []byte) [][]byte {
+	head := appendJSONString(append(make([]byte, 0, len(query)+16), `{"query":`...), query)
 	if len(body) <= 2 {
-		return [][]byte{append(head, "}\n"...)}, nil
+		return [][]byte{append(head, "}\n"...)}
 	}
-	return [][]byte{append(head, ','), body[1:], newline}, nil
+	return [][]byte{append(head, ','), body[1:], newline}
 }
 
 var newline = []byte{'\n'}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"container/heap"
 	"fmt"
 	mbits "math/bits"
 	"slices"
@@ -90,6 +91,10 @@ func (t *facetTable) bitsets() {
 	if len(t.byDoc) > 0 {
 		t.perDoc = float64(n) / float64(len(t.byDoc))
 	}
+}
+
+// groupByFacet fills facetNames and facetOf; the table is complete.
+func (t *facetTable) groupByFacet() {
 	t.facetNames, t.facetOf = nil, make([]int16, len(t.values))
 	for v, fv := range t.values {
 		g := slices.Index(t.facetNames, fv.facet)
@@ -206,6 +211,7 @@ func newFacetTable(lib *library.Library) *facetTable {
 	t.sortTerms()
 	t.pack()
 	t.bitsets()
+	t.groupByFacet()
 	return t
 }
 
@@ -497,31 +503,30 @@ func (c *facetCounter) result() map[string][]FacetCount {
 // in no particular order, and returns vs[:k]: a heap of the k best seen,
 // the worst of them on top.
 func firstK(vs []int32, k int, before func(a, b int32) int) []int32 {
-	h := vs[:k]
-	down := func(i int) {
-		for {
-			worst, l, r := i, 2*i+1, 2*i+2
-			if l < k && before(h[l], h[worst]) > 0 {
-				worst = l
-			}
-			if r < k && before(h[r], h[worst]) > 0 {
-				worst = r
-			}
-			if worst == i {
-				return
-			}
-			h[i], h[worst] = h[worst], h[i]
-			i = worst
-		}
-	}
-	for i := k/2 - 1; i >= 0; i-- {
-		down(i)
-	}
+	h := &worstOnTop{vs: vs[:k], before: before}
+	heap.Init(h)
 	for _, v := range vs[k:] {
-		if before(v, h[0]) < 0 {
-			h[0] = v
-			down(0)
+		if before(v, h.vs[0]) < 0 {
+			h.vs[0] = v
+			heap.Fix(h, 0)
 		}
 	}
-	return h
+	return h.vs
+}
+
+// worstOnTop is a heap of values whose root is the one that comes last by
+// before (firstK).
+type worstOnTop struct {
+	vs     []int32
+	before func(a, b int32) int
+}
+
+func (h *worstOnTop) Len() int           { return len(h.vs) }
+func (h *worstOnTop) Less(i, j int) bool { return h.before(h.vs[i], h.vs[j]) > 0 }
+func (h *worstOnTop) Swap(i, j int)      { h.vs[i], h.vs[j] = h.vs[j], h.vs[i] }
+func (h *worstOnTop) Push(x any)         { h.vs = append(h.vs, x.(int32)) }
+func (h *worstOnTop) Pop() any {
+	v := h.vs[len(h.vs)-1]
+	h.vs = h.vs[:len(h.vs)-1]
+	return v
 }

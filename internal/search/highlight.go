@@ -176,31 +176,12 @@ func writePlain(b *strings.Builder, s string) {
 	writeEscaped(b, s)
 }
 
-// writeEscaped writes s as html.EscapeString returns it, without making
-// the escaped string first.
-func writeEscaped(b *strings.Builder, s string) {
-	for {
-		i := strings.IndexAny(s, `<>&'"`)
-		if i < 0 {
-			b.WriteString(s)
-			return
-		}
-		b.WriteString(s[:i])
-		switch s[i] {
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '&':
-			b.WriteString("&amp;")
-		case '\'':
-			b.WriteString("&#39;")
-		case '"':
-			b.WriteString("&#34;")
-		}
-		s = s[i+1:]
-	}
-}
+// htmlEscaper escapes as html.EscapeString does (the same five
+// replacements); its WriteString writes into the excerpt's builder without
+// making the escaped string first.
+var htmlEscaper = strings.NewReplacer(`&`, "&amp;", `'`, "&#39;", `<`, "&lt;", `>`, "&gt;", `"`, "&#34;")
+
+func writeEscaped(b *strings.Builder, s string) { htmlEscaper.WriteString(b, s) }
 
 func mergeSpans(spans []span) []span {
 	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })

@@ -69,12 +69,7 @@ func (ix *Index) SearchJSON(ctx context.Context, r Request) (parts [][]byte, rel
 			body, release, err := unpackPooled(z)
 			releaseZ()
 			if err == nil {
-				parts, err := jsonParts(r.Query, body)
-				if err != nil {
-					release()
-					return nil, nil, err
-				}
-				return parts, release, nil
+				return jsonParts(r.Query, body), release, nil
 			}
 		}
 	}
@@ -82,11 +77,7 @@ func (ix *Index) SearchJSON(ctx context.Context, r Request) (parts [][]byte, rel
 	if err != nil {
 		return nil, nil, err
 	}
-	if parts, err = jsonParts(res.Query, body); err != nil {
-		release()
-		return nil, nil, err
-	}
-	return parts, release, nil
+	return jsonParts(res.Query, body), release, nil
 }
 
 // cached copies the answer kept under key into a pooled buffer; release
@@ -282,20 +273,23 @@ func (ix *Index) gather(u *run, sel *selector, p *plan, filter *docFilter, k int
 		t    tier
 	}
 	var byKind []kindTier
-	find := func(k int32) *kindTier {
+	lookup := func(k int32) *kindTier {
 		for i := range byKind {
 			if byKind[i].kind == k {
 				return &byKind[i]
 			}
 		}
-		byKind = append(byKind, kindTier{kind: k})
-		return &byKind[len(byKind)-1]
+		return nil
 	}
 	for _, rank := range s.cands {
 		if !filter.keepBase(int(rank)) {
 			continue
 		}
-		kt := find(ix.facets.kind[rank])
+		kt := lookup(ix.facets.kind[rank])
+		if kt == nil {
+			byKind = append(byKind, kindTier{kind: ix.facets.kind[rank]})
+			kt = &byKind[len(byKind)-1]
+		}
 		for t := allWords; t <= anyWord; t++ {
 			sel.t = t
 			if sel.pass(s.mask[rank]) {
@@ -314,14 +308,6 @@ func (ix *Index) gather(u *run, sel *selector, p *plan, filter *docFilter, k int
 				break
 			}
 		}
-	}
-	tierOf := func(k int32) tier {
-		for i := range byKind {
-			if byKind[i].kind == k {
-				return byKind[i].t
-			}
-		}
-		return allWords // a kind no candidate passing the filters has
 	}
 	c := &collection{facets: ix.facets.counter()}
 	kinds := ix.facets.counter()
@@ -359,7 +345,10 @@ func (ix *Index) gather(u *run, sel *selector, p *plan, filter *docFilter, k int
 	}
 	for _, r := range s.cands {
 		rank := int(r)
-		sel.t = tierOf(ix.facets.kind[rank])
+		sel.t = allWords // a kind no candidate passing the filters has
+		if kt := lookup(ix.facets.kind[rank]); kt != nil {
+			sel.t = kt.t
+		}
 		if rank == exact || !sel.pass(s.mask[rank]) || !filter.keepBase(rank) {
 			continue
 		}

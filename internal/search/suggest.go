@@ -1,7 +1,6 @@
 package search
 
 import (
-	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -101,34 +100,30 @@ func (m *Matcher) Suggest(query string) []Suggestion {
 
 // matches finds every term named in the query words, one match per term.
 func (m *Matcher) matches(words []string) []termMatch {
-	// The names starting at each word, taken in the order of the names
-	// and then of the words, so that of two equally long matches of one
-	// term the same one is kept as when every name was tried everywhere.
-	type found struct{ p, start, end int }
-	var hits []found
+	// Each term keeps its longest match; of two equally long ones, the
+	// one of the earlier name, then the earlier word (the order in which
+	// trying every name at every word found them).
+	type found struct {
+		termMatch
+		name int
+	}
+	best := map[*library.Term]found{}
 	for i, w := range words {
-		for _, p := range m.starts[w] {
-			if end := matchAt(m.phrases[p], words, i); end >= 0 {
-				hits = append(hits, found{int(p), i, end})
+		for _, n := range m.starts[w] {
+			p := m.phrases[n]
+			end := matchAt(p, words, i)
+			if end < 0 {
+				continue
+			}
+			prev, ok := best[p.term]
+			if l, pl := end-i, prev.end-prev.start; !ok || l > pl || l == pl && int(n) < prev.name {
+				best[p.term] = found{termMatch{term: p.term, start: i, end: end}, int(n)}
 			}
 		}
 	}
-	slices.SortFunc(hits, func(a, b found) int {
-		if a.p != b.p {
-			return a.p - b.p
-		}
-		return a.start - b.start
-	})
-	best := map[*library.Term]termMatch{}
-	for _, h := range hits {
-		p := m.phrases[h.p]
-		if prev, ok := best[p.term]; !ok || h.end-h.start > prev.end-prev.start {
-			best[p.term] = termMatch{term: p.term, start: h.start, end: h.end}
-		}
-	}
 	out := make([]termMatch, 0, len(best))
-	for _, tm := range best {
-		out = append(out, tm)
+	for _, f := range best {
+		out = append(out, f.termMatch)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
