@@ -10,7 +10,8 @@ import (
 // Documents are analysed once, before bleve sees them, by as many workers as
 // there are cores: bleve's offline builder analyses and writes segments in
 // one goroutine. Each text segment is analysed once and its tokens feed both
-// bleve's "all" (or Korean) field and the memory fields it belongs to, where
+// bleve's "all" (or Korean) field and the memory fields it belongs to
+// (the short fields, and the memory copy of bleve's own fields), where
 // bleve analysed the short fields up to three times (their own field,
 // "words" and "all").
 
@@ -112,8 +113,10 @@ func (a *analyser) analyse(d *document, arena *tokenArena) *analysed {
 	}
 	for i, field := range bleveFields {
 		if n := len(tfs[i].pending); n > 0 {
-			out.doc.AddField(&preField{name: field, length: n, freqs: tfs[i].finish()})
+			freqs, counts := tfs[i].finish()
+			out.doc.AddField(&preField{name: field, length: n, freqs: freqs})
 			out.lengths[field] = n
+			out.counts[memAll+memField(i)], out.lens[memAll+memField(i)] = counts, n
 		}
 	}
 	for _, s := range d.field(fieldWords) {
@@ -125,7 +128,7 @@ func (a *analyser) analyse(d *document, arena *tokenArena) *analysed {
 	}
 	mem[memIdent] = append(mem[memIdent], d.ident...)
 	out.lens[memIdent] = len(mem[memIdent])
-	for f := range mem {
+	for f := range memAll {
 		out.counts[f] = countTerms(mem[f])
 	}
 	return out
@@ -167,12 +170,13 @@ func (t *termFreqs) add(toks analysis.TokenStream, segment int) {
 	}
 }
 
-// finish returns the frequencies of every token added, and empties t for
-// the next field (keeping its buffers).
-func (t *termFreqs) finish() index.TokenFrequencies {
+// finish returns the frequencies of every token added, for bleve and as
+// the memory field's counts, and empties t for the next field (keeping its
+// buffers).
+func (t *termFreqs) finish() (index.TokenFrequencies, []termCount) {
 	n := len(t.pending)
 	if n == 0 {
-		return nil
+		return nil, nil
 	}
 	if t.seen == nil {
 		t.seen = map[string]int32{}
@@ -196,6 +200,7 @@ func (t *termFreqs) finish() index.TokenFrequencies {
 	// to them, cut per term.
 	freqs := make([]index.TokenFreq, len(t.terms))
 	tf := make(index.TokenFrequencies, len(t.terms))
+	counts := make([]termCount, len(t.terms))
 	ptrs := make([]*index.TokenLocation, n)
 	off := 0
 	for k, ts := range t.terms {
@@ -205,6 +210,7 @@ func (t *termFreqs) finish() index.TokenFrequencies {
 		cur.Locations = ptrs[off : off : off+ts.freq]
 		off += ts.freq
 		tf[ts.key] = cur
+		counts[k] = termCount{term: ts.key, n: uint32(ts.freq)}
 	}
 	locs := make([]index.TokenLocation, n)
 	arrayPos := make([]uint64, segments)
@@ -221,7 +227,7 @@ func (t *termFreqs) finish() index.TokenFrequencies {
 	clear(t.seen)
 	clear(t.terms)
 	t.pending, t.terms = t.pending[:0], t.terms[:0]
-	return tf
+	return tf, counts
 }
 
 // preField is a bleve field analysed in advance: bleve's builder calls

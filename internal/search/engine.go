@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/bits"
 	"runtime"
@@ -120,7 +121,11 @@ func (u *run) leaf(l leaf) (float64, error) {
 	if avg <= 0 {
 		b = 0
 	}
-	mf, inMem := memFieldOf(l.field)
+	mf, ok := memFieldOf(l.field)
+	if !ok {
+		return 0, fmt.Errorf("search: no postings for field %q", l.field)
+	}
+	p := &ix.mem.fields[mf]
 	single := len(l.tokens) == 1
 	best, dead := 0.0, false
 	var w float64
@@ -141,66 +146,21 @@ func (u *run) leaf(l leaf) (float64, error) {
 		s.lsum[rank] += sc
 	}
 	for _, tok := range l.tokens {
-		var df int
-		var tfr index.TermFieldReader
-		var it postingIter
-		if inMem {
-			p := &ix.mem.fields[mf]
-			if t, ok := p.lookup(tok); ok {
-				df, it = int(p.df[t]), p.iter(t)
-			}
-		} else {
-			var err error
-			if tfr, err = u.r.TermFieldReader(u.ctx, []byte(tok), l.field, true, true, false); err != nil {
-				return 0, err
-			}
-			df = int(tfr.Count())
-		}
-		if df == 0 {
-			if tfr != nil {
-				tfr.Close()
-			}
+		t, ok := p.lookup(tok)
+		if !ok {
 			if !single {
 				dead = true // a token no document has: the leaf cannot match
 				break
 			}
 			continue
 		}
+		df := int(p.df[t])
 		w = idf(docs, float64(df))
 		best = max(best, w)
-		if inMem {
-			lens := ix.mem.fields[mf].lens
-			for it.next() {
-				add(it.rank, float64(it.tf), float64(lens[it.rank]))
-			}
-			u.postings += df
-		} else {
-			for {
-				d, err := tfr.Next(s.tfd.Reset())
-				if err != nil {
-					tfr.Close()
-					return 0, err
-				}
-				if d == nil {
-					break
-				}
-				u.postings++
-				num := d.ID.Value()
-				if num >= uint64(len(ix.rankOf)) {
-					continue
-				}
-				rank := ix.rankOf[num]
-				if rank < 0 {
-					continue
-				}
-				length := 0.0
-				if d.Norm > 0 {
-					length = 1 / (d.Norm * d.Norm)
-				}
-				add(rank, float64(d.Freq), length)
-			}
-			tfr.Close()
+		for it := p.iter(t); it.next(); {
+			add(it.rank, float64(it.tf), p.length(it.rank))
 		}
+		u.postings += df
 		if u.expired() {
 			break
 		}

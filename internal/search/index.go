@@ -86,7 +86,7 @@ const builderBatch = 125
 // schemaVersion names the layout of the index (mapping and manifest). A
 // change to either must bump it, so that an index written by an older
 // Casebook is rebuilt rather than misread.
-const schemaVersion = 8
+const schemaVersion = 9
 
 // DirName is the directory, under the data folder, of the index of the
 // library with this content hash.

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,16 +17,25 @@ import (
 	"github.com/blevesearch/vellum/levenshtein"
 )
 
-// The short fields — titles, summaries, signals, organisations, source
+// Every field is held in memory as compact posting lists for matching:
+// the short fields — titles, summaries, signals, organisations, source
 // titles, Korean titles, the unstemmed typo vocabulary and identifiers —
-// are held in memory as compact posting lists instead of in bleve. In bleve
-// every field of every segment carries its own dictionary and postings, and
-// the short text was analysed once per field it went to; here they cost a
-// few bytes a posting, are built from the tokens the analysis of the "all"
-// and Korean fields produces anyway (see analyse.go), and are written beside
-// the bleve index so a warm start reads them back in milliseconds. With the
+// only here, and the prose fields bleve holds with positions ("all",
+// "code", "ko") here too, without positions. In bleve every field of every
+// segment carries its own dictionary and postings, and the short text was
+// analysed once per field it went to; here they cost a few bytes a
+// posting, are built from the tokens the analysis of the "all" and Korean
+// fields produces anyway (see analyse.go), and are written beside the
+// bleve index so a warm start reads them back in milliseconds. With the
 // analysis on every core, this took the index build at 10,000 incidents
 // from 29 to 13 s of CPU (docs/performance.md, "Index cost").
+//
+// Scoring the prose fields from here instead of through bleve's term field
+// readers took the server's CPU per uncached search at 10,000 incidents
+// from about 2.4 to 1.9 ms (16 clients on two cores, alternating runs), for
+// about 4 MB: the query's postings were a third of that CPU, most of it
+// bleve's iterator machinery and the norm it decodes for every posting.
+// bleve keeps the prose for what needs positions: phrases and highlights.
 
 // memField numbers the fields held in memory.
 type memField int
@@ -39,11 +49,18 @@ const (
 	memKoTitle
 	memWords
 	memIdent
+	memAll // the prose fields bleve also holds (bleveFields), in its order
+	memCode
+	memKo
 	numMem
 )
 
 // memFieldNames are the index field names of the memory fields, by number.
-var memFieldNames = [numMem]string{fieldTitle, fieldSummary, fieldSignals, fieldOrgText, fieldSources, fieldKoTitle, fieldWords, fieldIdent}
+var memFieldNames = [numMem]string{fieldTitle, fieldSummary, fieldSignals, fieldOrgText, fieldSources, fieldKoTitle, fieldWords, fieldIdent,
+	fieldAll, fieldCode, fieldKorean}
+
+// mirrorsBleve reports whether bleve holds f too, and scores its lengths.
+func (f memField) mirrorsBleve() bool { return f >= memAll }
 
 // memFieldOf maps a field name to its memory field.
 func memFieldOf(name string) (memField, bool) {
@@ -63,8 +80,34 @@ type postings struct {
 	df    []uint32
 	off   []uint32 // start of each term's postings in data; len(terms)+1 entries
 	data  []byte
-	lens  []uint16 // analysed length of the field by rank
+	lens  []uint32 // analysed length of the field by rank
 	total int64    // sum of lens
+	// bleveLens, for the fields bleve also holds, is each length as
+	// bleve's norm gives it back (a float32 of 1/√length, squared and
+	// inverted): scores are the same to the bit as when these fields were
+	// read through bleve.
+	bleveLens []float64
+}
+
+// length is the field's length in the document at rank, for BM25.
+func (p *postings) length(rank int32) float64 {
+	if p.bleveLens != nil {
+		return p.bleveLens[rank]
+	}
+	return float64(p.lens[rank])
+}
+
+// setBleveLens fills bleveLens from lens.
+func (p *postings) setBleveLens() {
+	p.bleveLens = make([]float64, len(p.lens))
+	for i, l := range p.lens {
+		if l > 0 {
+			// zapx stores the length as a float32's bits; Posting.Norm
+			// returns float64(float32(1/√length)).
+			norm := float64(float32(1 / math.Sqrt(float64(l))))
+			p.bleveLens[i] = 1 / (norm * norm)
+		}
+	}
 }
 
 // lookup returns the position of term in the vocabulary.
@@ -133,7 +176,7 @@ func (m *memIndex) has(f memField, term string) bool {
 type memBuilder struct {
 	docs  int
 	terms [numMem]map[string]*termBuild
-	lens  [numMem][]uint16
+	lens  [numMem][]uint32
 	total [numMem]int64
 }
 
@@ -147,14 +190,14 @@ func newMemBuilder(docs int) *memBuilder {
 	b := &memBuilder{docs: docs}
 	for f := range b.terms {
 		b.terms[f] = map[string]*termBuild{}
-		b.lens[f] = make([]uint16, docs)
+		b.lens[f] = make([]uint32, docs)
 	}
 	return b
 }
 
 // add records one document's terms of field f; ranks arrive in order.
 func (b *memBuilder) add(f memField, rank int32, counts []termCount, length int) {
-	b.lens[f][rank] = uint16(min(length, 65535))
+	b.lens[f][rank] = uint32(length)
 	b.total[f] += int64(length)
 	for _, c := range counts {
 		t := b.terms[f][c.term]
@@ -200,8 +243,12 @@ func (b *memBuilder) finish() (*memIndex, error) {
 			p.off[i] = uint32(len(p.data))
 			p.data = append(p.data, tb.data...)
 		}
+		b.terms[f] = nil // garbage from here, before the next field is packed
 		p.off[len(p.terms)] = uint32(len(p.data))
 		p.lens, p.total = b.lens[f], b.total[f]
+		if memField(f).mirrorsBleve() {
+			p.setBleveLens()
+		}
 	}
 	fst, err := buildFST(&m.fields[memWords])
 	if err != nil {
@@ -272,7 +319,7 @@ func levAutomaton(w string, k int) (vellum.Automaton, error) {
 // manifest checksums it with bleve's files.
 const memFileName = "casebook-fields.bin"
 
-const memMagic = "CBMF1\n"
+const memMagic = "CBMF2\n"
 
 // write saves the memory fields under dir.
 func (m *memIndex) write(dir string) error {
@@ -292,7 +339,7 @@ func (m *memIndex) write(dir string) error {
 		b = append(b, p.data...)
 		b = binary.AppendUvarint(b, uint64(len(p.lens)))
 		for _, l := range p.lens {
-			b = binary.LittleEndian.AppendUint16(b, l)
+			b = binary.AppendUvarint(b, uint64(l))
 		}
 	}
 	if err := os.WriteFile(filepath.Join(dir, memFileName), b, 0o644); err != nil {
@@ -352,14 +399,20 @@ func readMemIndex(dir string, docs int) (*memIndex, error) {
 		if nl != docs {
 			return nil, fmt.Errorf("search: fields file has %d documents, want %d", nl, docs)
 		}
-		lb := r.bytes(2 * nl)
+		p.lens = make([]uint32, nl)
+		for i := range p.lens {
+			l := r.uvarint()
+			if l > math.MaxUint32 {
+				return nil, errMemFile
+			}
+			p.lens[i] = uint32(l)
+			p.total += int64(l)
+		}
 		if r.err != nil {
 			return nil, errMemFile
 		}
-		p.lens = make([]uint16, nl)
-		for i := range p.lens {
-			p.lens[i] = binary.LittleEndian.Uint16(lb[2*i:])
-			p.total += int64(p.lens[i])
+		if memField(f).mirrorsBleve() {
+			p.setBleveLens()
 		}
 	}
 	if r.err != nil || r.pos != len(raw) {

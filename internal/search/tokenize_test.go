@@ -154,13 +154,22 @@ func TestTermFreqsMatchBleve(t *testing.T) {
 				reused.add(toks, len(streams)-1)
 				tokens += len(toks)
 			}
-			got := reused.finish()
+			got, counts := reused.finish()
 			want := referenceFreqs(streams)
 			if len(want) == 0 {
 				want = nil
 			}
 			if diff := cmp.Diff(want, got, cmp.AllowUnexported(index.TokenFreq{})); diff != "" {
 				t.Fatalf("%s, field %s (-bleve's way +termFreqs):\n%s", ix.byRank[rank].id(), field, diff)
+			}
+			// The memory field's counts are the same frequencies.
+			if len(counts) != len(want) {
+				t.Fatalf("%s, field %s: %d counts for %d terms", ix.byRank[rank].id(), field, len(counts), len(want))
+			}
+			for _, c := range counts {
+				if f := want[c.term]; f == nil || f.Frequency() != int(c.n) {
+					t.Fatalf("%s, field %s: count of %q is %d, bleve's frequency %v", ix.byRank[rank].id(), field, c.term, c.n, f)
+				}
 			}
 			fields++
 		}
