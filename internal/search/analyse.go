@@ -17,7 +17,9 @@ import (
 
 // bleveFields are the fields bleve holds: the prose, for matching,
 // phrases and highlights, so every one keeps positions.
-var bleveFields = []string{fieldAll, fieldCode, fieldKorean}
+var bleveFields = [numProse]string{fieldAll, fieldCode, fieldKorean}
+
+const numProse = 3
 
 // analysed is one document, ready for bleve and for the memory fields.
 type analysed struct {
@@ -25,6 +27,9 @@ type analysed struct {
 	counts  [numMem][]termCount
 	lens    [numMem]int
 	lengths map[string]int // analysed length of each bleve field
+	// tokens are each bleve field's tokens in order, for the forward file
+	// (forward.go), each naming its term by its place in the field's counts.
+	tokens [numProse][]byte
 }
 
 // analyser holds the analyzers of the mapping; they are safe for
@@ -113,10 +118,11 @@ func (a *analyser) analyse(d *document, arena *tokenArena) *analysed {
 	}
 	for i, field := range bleveFields {
 		if n := len(tfs[i].pending); n > 0 {
-			freqs, counts := tfs[i].finish()
+			freqs, counts, tokens := tfs[i].finish()
 			out.doc.AddField(&preField{name: field, length: n, freqs: freqs})
 			out.lengths[field] = n
 			out.counts[memAll+memField(i)], out.lens[memAll+memField(i)] = counts, n
+			out.tokens[i] = tokens
 		}
 	}
 	for _, s := range d.field(fieldWords) {
@@ -170,13 +176,14 @@ func (t *termFreqs) add(toks analysis.TokenStream, segment int) {
 	}
 }
 
-// finish returns the frequencies of every token added, for bleve and as
-// the memory field's counts, and empties t for the next field (keeping its
+// finish returns the frequencies of every token added, for bleve, as the
+// memory field's counts and as the forward file's token list
+// (appendForward), and empties t for the next field (keeping its
 // buffers).
-func (t *termFreqs) finish() (index.TokenFrequencies, []termCount) {
+func (t *termFreqs) finish() (index.TokenFrequencies, []termCount, []byte) {
 	n := len(t.pending)
 	if n == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if t.seen == nil {
 		t.seen = map[string]int32{}
@@ -223,11 +230,12 @@ func (t *termFreqs) finish() (index.TokenFrequencies, []termCount) {
 		cur := &freqs[p.kind]
 		cur.Locations = append(cur.Locations, &locs[i])
 	}
+	tokens := appendForward(nil, t.pending)
 	clear(t.pending)
 	clear(t.seen)
 	clear(t.terms)
 	t.pending, t.terms = t.pending[:0], t.terms[:0]
-	return tf, counts
+	return tf, counts, tokens
 }
 
 // preField is a bleve field analysed in advance: bleve's builder calls

@@ -37,10 +37,18 @@ func build(dir, path string, ix *Index, merging func()) error {
 		return fmt.Errorf("search: build: %w", err)
 	}
 	mem := newMemBuilder(len(ix.byRank))
+	fw, err := newFwdWriter(work, len(ix.byRank))
+	if err != nil {
+		b.Close()
+		return err
+	}
 	lengths := map[string]int{}
 	err = ix.analyseAll(newAnalyser(m), func(rank int, a *analysed) error {
 		for f := range a.counts {
 			mem.add(memField(f), int32(rank), a.counts[f], a.lens[f])
+		}
+		if err := fw.add(&mem.ids, &a.tokens); err != nil {
+			return fmt.Errorf("search: forward file: %w", err)
 		}
 		for field, n := range a.lengths {
 			lengths[field] += n
@@ -50,6 +58,11 @@ func build(dir, path string, ix *Index, merging func()) error {
 		}
 		return nil
 	})
+	if err == nil {
+		err = fw.close()
+	} else {
+		fw.abort()
+	}
 	if err != nil {
 		b.Close()
 		return err
@@ -196,11 +209,13 @@ func openVerified(path, hash string, docs int) (bi bleve.Index, mem *memIndex, m
 			if bi != nil {
 				bi.Close()
 			}
+			mem.close()
 			bi, mem, man, err = nil, nil, nil, fmt.Errorf("index unreadable: %v", r)
 		}
 	}()
 	bi, err = bleve.OpenUsing(path, map[string]any{"read_only": true})
 	if err != nil {
+		mem.close()
 		return nil, nil, nil, fmt.Errorf("open: %w", err)
 	}
 	n, err := bi.DocCount()
@@ -212,6 +227,7 @@ func openVerified(path, hash string, docs int) (bi bleve.Index, mem *memIndex, m
 	}
 	if err != nil {
 		bi.Close()
+		mem.close()
 		return nil, nil, nil, fmt.Errorf("verify: %w", err)
 	}
 	return bi, mem, man, nil

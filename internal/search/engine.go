@@ -474,28 +474,23 @@ type matchLoc struct {
 	array, pos, start, end int
 }
 
-// locate reads the match positions of the plan's leaves in the documents
-// of ranks, for the phrase bonus and the highlights: a posting list is
-// advanced to each of those documents only, in document order. Each
-// document's places are one flat list: bleve's maps of maps of pointers
-// (FieldTermLocationMap) made a tenth of an uncached search's garbage.
-func (ix *Index) locate(ctx context.Context, r index.IndexReader, p *plan, ranks []int, doc func(rank int) *document) (map[int][]matchLoc, error) {
-	order := append([]int(nil), ranks...)
-	sort.Slice(order, func(i, j int) bool { return ix.docOf[order[i]] < ix.docOf[order[j]] })
-	out := make(map[int][]matchLoc, len(order))
-	type ft struct{ field, term string }
-	done := map[ft]bool{}
-	var leaves []leaf
-	for _, w := range p.words {
-		leaves = append(leaves, w.leaves...)
+// locate finds where the query's terms stand in the documents at ranks,
+// for the phrase bonus and highlights: the prose fields' positions from
+// the forward file (one read per document), the typo vocabulary's by
+// analysing the short fields again. Each document's places come grouped by
+// the query's (field, term) pairs in the plan's order, each group in the
+// document's order, as bleve's term vectors gave them.
+func (ix *Index) locate(p *plan, ranks []int, doc func(rank int) *document) (map[int][]matchLoc, error) {
+	out := make(map[int][]matchLoc, len(ranks))
+	// The query's terms of each prose field, with their numbers.
+	type qterm struct {
+		term string
+		id   uint32
 	}
-	for _, ph := range p.phrases {
-		leaves = append(leaves, ix.englishLeaves(ph, 1)...)
-		leaves = append(leaves, ix.koreanLeaves(ph)...)
-	}
-	var tfd index.TermFieldDoc
+	var qs [numProse][]qterm
+	var order []struct{ field, q int } // the pairs in the plan's order
 	typos := map[string]bool{}
-	for _, l := range leaves {
+	for _, l := range ix.placedLeaves(p) {
 		if !l.positions {
 			continue
 		}
@@ -505,51 +500,114 @@ func (ix *Index) locate(ctx context.Context, r index.IndexReader, p *plan, ranks
 			}
 			continue
 		}
+		f, ok := memFieldOf(l.field)
+		if !ok || !f.mirrorsBleve() {
+			continue
+		}
+		fi, pf := int(f-memAll), &ix.mem.fields[f]
+	tokens:
 		for _, tok := range l.tokens {
-			if done[ft{l.field, tok}] {
+			for _, q := range qs[fi] {
+				if q.term == tok {
+					continue tokens
+				}
+			}
+			t, ok := pf.lookup(tok)
+			if !ok {
 				continue
 			}
-			done[ft{l.field, tok}] = true
-			tfr, err := r.TermFieldReader(ctx, []byte(tok), l.field, false, false, true)
+			qs[fi] = append(qs[fi], qterm{tok, pf.ids[t]})
+			order = append(order, struct{ field, q int }{fi, len(qs[fi]) - 1})
+		}
+	}
+	if len(order) > 0 {
+		bp, release := borrow()
+		defer release()
+		var found [numProse][][]matchLoc
+		for fi := range qs {
+			found[fi] = make([][]matchLoc, len(qs[fi]))
+		}
+		var kinds []int
+		for _, rank := range ranks {
+			block, err := ix.mem.fwd.read(rank, *bp)
 			if err != nil {
 				return nil, err
 			}
-			if tfr.Count() == 0 {
-				tfr.Close()
-				continue
+			*bp = block[:0]
+			fields, err := fwdFields(block)
+			if err != nil {
+				return nil, fmt.Errorf("%w (%s)", err, ix.byRank[rank].id())
 			}
-			for _, rank := range order {
-				want := ix.docID(rank)
-				d, err := tfr.Advance(want, tfd.Reset())
-				if err != nil {
-					tfr.Close()
-					return nil, err
+			n := 0
+			for fi := range qs {
+				for i := range found[fi] {
+					found[fi][i] = found[fi][i][:0]
 				}
-				if d == nil {
-					break
-				}
-				if d.ID.Compare(want) != 0 {
+				if len(qs[fi]) == 0 || fields[fi].n == 0 {
 					continue
 				}
-				locs := slices.Grow(out[rank], len(d.Vectors))
-				for _, v := range d.Vectors {
-					array := 0
-					if len(v.ArrayPositions) > 0 {
-						array = int(v.ArrayPositions[0])
+				// Which of the document's terms the query holds.
+				kinds = slices.Grow(kinds[:0], fields[fi].n)[:fields[fi].n]
+				any := false
+				ids := fields[fi].ids
+				for k := range kinds {
+					id, w := binary.Uvarint(ids)
+					ids = ids[w:]
+					kinds[k] = -1
+					for qi, q := range qs[fi] {
+						if uint64(q.id) == id {
+							kinds[k], any = qi, true
+						}
 					}
-					locs = append(locs, matchLoc{field: l.field, term: tok, array: array, pos: int(v.Pos), start: int(v.Start), end: int(v.End)})
 				}
-				out[rank] = locs
+				if !any {
+					continue
+				}
+				it := newFwdTokens(fields[fi].tokens)
+				for it.next() {
+					if it.cur.kind >= len(kinds) {
+						return nil, fmt.Errorf("%w (%s)", errFwdFile, ix.byRank[rank].id())
+					}
+					if qi := kinds[it.cur.kind]; qi >= 0 {
+						found[fi][qi] = append(found[fi][qi], matchLoc{field: bleveFields[fi], term: qs[fi][qi].term,
+							array: it.cur.segment, pos: it.cur.pos, start: it.cur.start, end: it.cur.end})
+						n++
+					}
+				}
+				if it.err {
+					return nil, fmt.Errorf("%w (%s)", errFwdFile, ix.byRank[rank].id())
+				}
 			}
-			tfr.Close()
+			if n == 0 {
+				continue
+			}
+			locs := make([]matchLoc, 0, n)
+			for _, o := range order {
+				locs = append(locs, found[o.field][o.q]...)
+			}
+			out[rank] = locs
 		}
 	}
 	if len(typos) > 0 {
-		for _, rank := range order {
+		for _, rank := range ranks {
 			out[rank] = ix.locateTypos(doc(rank), typos, out[rank])
 		}
 	}
 	return out, nil
+}
+
+// placedLeaves are the leaves whose places highlights show: the words',
+// then the quoted phrases' words.
+func (ix *Index) placedLeaves(p *plan) []leaf {
+	var leaves []leaf
+	for _, w := range p.words {
+		leaves = append(leaves, w.leaves...)
+	}
+	for _, ph := range p.phrases {
+		leaves = append(leaves, ix.englishLeaves(ph, 1)...)
+		leaves = append(leaves, ix.koreanLeaves(ph)...)
+	}
+	return leaves
 }
 
 // locateTypos finds the typo vocabulary's terms in the short fields of d,

@@ -86,7 +86,7 @@ const builderBatch = 125
 // schemaVersion names the layout of the index (mapping and manifest). A
 // change to either must bump it, so that an index written by an older
 // Casebook is rebuilt rather than misread.
-const schemaVersion = 9
+const schemaVersion = 10
 
 // DirName is the directory, under the data folder, of the index of the
 // library with this content hash.
@@ -181,6 +181,7 @@ func (ix *Index) opened(bi bleve.Index, mem *memIndex, man *manifest, start time
 	}
 	if err != nil {
 		ix.bleve.Close()
+		ix.mem.close()
 		return nil, err
 	}
 	ix.info.Docs = len(ix.byRank)
@@ -245,7 +246,11 @@ func (ix *Index) Close() error {
 	if ix.cache != nil {
 		ix.cache.close()
 	}
-	return ix.bleve.Close()
+	err := ix.bleve.Close()
+	if ferr := ix.mem.close(); err == nil {
+		err = ferr
+	}
+	return err
 }
 
 // RemoveStale deletes the indexes of other content versions under dir, and

@@ -87,6 +87,9 @@ type postings struct {
 	// inverted): scores are the same to the bit as when these fields were
 	// read through bleve.
 	bleveLens []float64
+	// ids, for the same fields, are each term's number in the forward
+	// file (forward.go): the order the builder first met the terms in.
+	ids []uint32
 }
 
 // length is the field's length in the document at rank, for BM25.
@@ -154,7 +157,11 @@ func (it *postingIter) next() bool {
 type memIndex struct {
 	fields [numMem]postings
 	words  *vellum.FST // the "words" vocabulary, value = document frequency
+	fwd    *forward    // the prose fields' tokens by document, on disk
 }
+
+// close closes the forward file.
+func (m *memIndex) close() error { return m.fwd.close() }
 
 // avgLen is the field's average analysed length, 0 for identifiers (whose
 // length is not normalised, as for bleve's keyword fields).
@@ -178,9 +185,13 @@ type memBuilder struct {
 	terms [numMem]map[string]*termBuild
 	lens  [numMem][]uint32
 	total [numMem]int64
+	// ids are the numbers of the terms of the last document added to each
+	// prose field, in the order of its counts.
+	ids [numProse][]uint32
 }
 
 type termBuild struct {
+	id   uint32 // its number in the forward file, for the prose fields
 	df   uint32
 	last int32
 	data []byte
@@ -199,11 +210,19 @@ func newMemBuilder(docs int) *memBuilder {
 func (b *memBuilder) add(f memField, rank int32, counts []termCount, length int) {
 	b.lens[f][rank] = uint32(length)
 	b.total[f] += int64(length)
+	var ids *[]uint32
+	if f.mirrorsBleve() {
+		ids = &b.ids[f-memAll]
+		*ids = (*ids)[:0]
+	}
 	for _, c := range counts {
 		t := b.terms[f][c.term]
 		if t == nil {
-			t = &termBuild{}
+			t = &termBuild{id: uint32(len(b.terms[f]))}
 			b.terms[f][c.term] = t
+		}
+		if ids != nil {
+			*ids = append(*ids, t.id)
 		}
 		gap := rank
 		if t.df > 0 {
@@ -237,8 +256,14 @@ func (b *memBuilder) finish() (*memIndex, error) {
 		p.df = make([]uint32, len(p.terms))
 		p.off = make([]uint32, len(p.terms)+1)
 		p.data = make([]byte, 0, size)
+		if memField(f).mirrorsBleve() {
+			p.ids = make([]uint32, len(p.terms))
+		}
 		for i, t := range p.terms {
 			tb := b.terms[f][t]
+			if p.ids != nil {
+				p.ids[i] = tb.id
+			}
 			p.df[i] = tb.df
 			p.off[i] = uint32(len(p.data))
 			p.data = append(p.data, tb.data...)
@@ -319,7 +344,7 @@ func levAutomaton(w string, k int) (vellum.Automaton, error) {
 // manifest checksums it with bleve's files.
 const memFileName = "casebook-fields.bin"
 
-const memMagic = "CBMF2\n"
+const memMagic = "CBMF3\n"
 
 // write saves the memory fields under dir.
 func (m *memIndex) write(dir string) error {
@@ -340,6 +365,9 @@ func (m *memIndex) write(dir string) error {
 		b = binary.AppendUvarint(b, uint64(len(p.lens)))
 		for _, l := range p.lens {
 			b = binary.AppendUvarint(b, uint64(l))
+		}
+		for _, id := range p.ids { // the prose fields only
+			b = binary.AppendUvarint(b, uint64(id))
 		}
 	}
 	if err := os.WriteFile(filepath.Join(dir, memFileName), b, 0o644); err != nil {
@@ -413,6 +441,14 @@ func readMemIndex(dir string, docs int) (*memIndex, error) {
 		}
 		if memField(f).mirrorsBleve() {
 			p.setBleveLens()
+			p.ids = make([]uint32, n)
+			for i := range p.ids {
+				id := r.uvarint()
+				if id >= uint64(n) {
+					return nil, errMemFile
+				}
+				p.ids[i] = uint32(id)
+			}
 		}
 	}
 	if r.err != nil || r.pos != len(raw) {
@@ -423,6 +459,9 @@ func readMemIndex(dir string, docs int) (*memIndex, error) {
 		return nil, err
 	}
 	m.words = fst
+	if m.fwd, err = openForward(dir, docs); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 

@@ -18,15 +18,8 @@ func TestProseFieldsMatchBleve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	adv, err := ix.bleve.Advanced()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd, err := adv.Reader()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
+	defer fromFile.close()
+	rd := bleveReader(t, ix)
 	type posting struct {
 		tf     uint64
 		length float64

@@ -228,7 +228,7 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 		docs[rank] = d
 		return d
 	}
-	locs, err := ix.locate(ctx, rd, p, ranks, doc)
+	locs, err := ix.locate(p, ranks, doc)
 	if err != nil {
 		return nil, fmt.Errorf("search: %q: %w", r.Query, err)
 	}
