@@ -27,9 +27,9 @@ type analysed struct {
 	counts  [numMem][]termCount
 	lens    [numMem]int
 	lengths map[string]int // analysed length of each bleve field
-	// tokens are each bleve field's tokens in order, for the forward file
-	// (forward.go), each naming its term by its place in the field's counts.
-	tokens [numProse][]byte
+	// fwd is each prose field's places by term, in the order of its
+	// counts, for the forward file (forward.go).
+	fwd [numProse]fwdPart
 }
 
 // analyser holds the analyzers of the mapping; they are safe for
@@ -118,11 +118,11 @@ func (a *analyser) analyse(d *document, arena *tokenArena) *analysed {
 	}
 	for i, field := range bleveFields {
 		if n := len(tfs[i].pending); n > 0 {
-			freqs, counts, tokens := tfs[i].finish()
+			freqs, counts, places := tfs[i].finish()
 			out.doc.AddField(&preField{name: field, length: n, freqs: freqs})
 			out.lengths[field] = n
 			out.counts[memAll+memField(i)], out.lens[memAll+memField(i)] = counts, n
-			out.tokens[i] = tokens
+			out.fwd[i] = places
 		}
 	}
 	for _, s := range d.field(fieldWords) {
@@ -154,6 +154,7 @@ type termFreqs struct {
 	// place in terms.
 	seen  map[string]int32
 	terms []termSeen
+	order []int32 // forwardPart's
 }
 
 type pendingToken struct {
@@ -177,13 +178,12 @@ func (t *termFreqs) add(toks analysis.TokenStream, segment int) {
 }
 
 // finish returns the frequencies of every token added, for bleve, as the
-// memory field's counts and as the forward file's token list
-// (appendForward), and empties t for the next field (keeping its
-// buffers).
-func (t *termFreqs) finish() (index.TokenFrequencies, []termCount, []byte) {
+// memory field's counts and as the forward file's places, and empties t
+// for the next field (keeping its buffers).
+func (t *termFreqs) finish() (index.TokenFrequencies, []termCount, fwdPart) {
 	n := len(t.pending)
 	if n == 0 {
-		return nil, nil, nil
+		return nil, nil, fwdPart{}
 	}
 	if t.seen == nil {
 		t.seen = map[string]int32{}
@@ -230,12 +230,12 @@ func (t *termFreqs) finish() (index.TokenFrequencies, []termCount, []byte) {
 		cur := &freqs[p.kind]
 		cur.Locations = append(cur.Locations, &locs[i])
 	}
-	tokens := appendForward(nil, t.pending)
+	places := forwardPart(t.pending, func(k int) int { return t.terms[k].freq }, len(t.terms), &t.order)
 	clear(t.pending)
 	clear(t.seen)
 	clear(t.terms)
 	t.pending, t.terms = t.pending[:0], t.terms[:0]
-	return tf, counts, tokens
+	return tf, counts, places
 }
 
 // preField is a bleve field analysed in advance: bleve's builder calls

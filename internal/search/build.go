@@ -47,7 +47,7 @@ func build(dir, path string, ix *Index, merging func()) error {
 		for f := range a.counts {
 			mem.add(memField(f), int32(rank), a.counts[f], a.lens[f])
 		}
-		if err := fw.add(&mem.ids, &a.tokens); err != nil {
+		if err := fw.add(&mem.ids, &a.fwd); err != nil {
 			return fmt.Errorf("search: forward file: %w", err)
 		}
 		for field, n := range a.lengths {

@@ -521,19 +521,15 @@ func (ix *Index) locate(p *plan, ranks []int, doc func(rank int) *document) (map
 		}
 	}
 	if len(order) > 0 {
-		bp, release := borrow()
-		defer release()
 		var found [numProse][][]matchLoc
 		for fi := range qs {
 			found[fi] = make([][]matchLoc, len(qs[fi]))
 		}
-		var kinds []int
 		for _, rank := range ranks {
-			block, err := ix.mem.fwd.read(rank, *bp)
+			block, err := ix.placedBlock(rank)
 			if err != nil {
 				return nil, err
 			}
-			*bp = block[:0]
 			fields, err := fwdFields(block)
 			if err != nil {
 				return nil, fmt.Errorf("%w (%s)", err, ix.byRank[rank].id())
@@ -543,39 +539,32 @@ func (ix *Index) locate(p *plan, ranks []int, doc func(rank int) *document) (map
 				for i := range found[fi] {
 					found[fi][i] = found[fi][i][:0]
 				}
-				if len(qs[fi]) == 0 || fields[fi].n == 0 {
+				if len(qs[fi]) == 0 {
 					continue
 				}
-				// Which of the document's terms the query holds.
-				kinds = slices.Grow(kinds[:0], fields[fi].n)[:fields[fi].n]
-				any := false
-				ids := fields[fi].ids
-				for k := range kinds {
-					id, w := binary.Uvarint(ids)
-					ids = ids[w:]
-					kinds[k] = -1
+				// The header names each term with the length of its
+				// places; only the query's terms' places are decoded.
+				h, at := fields[fi].header, 0
+				for range fields[fi].n {
+					id, k1 := binary.Uvarint(h)
+					l, k2 := binary.Uvarint(h[k1:])
+					h = h[k1+k2:]
 					for qi, q := range qs[fi] {
-						if uint64(q.id) == id {
-							kinds[k], any = qi, true
+						if uint64(q.id) != id {
+							continue
+						}
+						it := fwdPlaces{b: fields[fi].places[at : at+int(l)]}
+						for it.next() {
+							c := it.cur
+							found[fi][qi] = append(found[fi][qi], matchLoc{field: bleveFields[fi], term: q.term,
+								array: c.segment, pos: c.pos, start: c.start, end: c.end})
+							n++
+						}
+						if it.err {
+							return nil, fmt.Errorf("%w (%s)", errFwdFile, ix.byRank[rank].id())
 						}
 					}
-				}
-				if !any {
-					continue
-				}
-				it := newFwdTokens(fields[fi].tokens)
-				for it.next() {
-					if it.cur.kind >= len(kinds) {
-						return nil, fmt.Errorf("%w (%s)", errFwdFile, ix.byRank[rank].id())
-					}
-					if qi := kinds[it.cur.kind]; qi >= 0 {
-						found[fi][qi] = append(found[fi][qi], matchLoc{field: bleveFields[fi], term: qs[fi][qi].term,
-							array: it.cur.segment, pos: it.cur.pos, start: it.cur.start, end: it.cur.end})
-						n++
-					}
-				}
-				if it.err {
-					return nil, fmt.Errorf("%w (%s)", errFwdFile, ix.byRank[rank].id())
+					at += int(l)
 				}
 			}
 			if n == 0 {

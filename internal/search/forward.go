@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // The forward file holds, for every document, the tokens of each prose
@@ -20,98 +21,108 @@ import (
 // text, too much to hold under the memory target.
 //
 // A document's block is, for each prose field: the number of its distinct
-// terms and each one's term number (the memory field's ids), then the
-// length in bytes of its token list and the list (appendForward). The file
-// ends with the offset of every block and of the end, as little-endian
-// uint64s, and fwdMagic.
+// terms; per term, its number (the memory field's ids) and the length in
+// bytes of its places; then the places, term after term (appendPlaces).
+// Reading a block walks the short header and decodes the places of the
+// query's terms only. The file ends with the offset of every block and of
+// the end, as little-endian uint64s, and fwdMagic.
 const (
 	fwdFileName = "casebook-forward.bin"
-	fwdMagic    = "CBFW1\n"
+	fwdMagic    = "CBFW2\n"
 )
 
 var errFwdFile = errors.New("search: damaged forward file")
 
-// appendForward appends toks, in order: their count, then per token its
-// term's place in the document's list (kind), and its segment, position
-// and start as differences from the token before (position and start
-// counted from 0 when the segment changes), and its length.
-func appendForward(b []byte, toks []pendingToken) []byte {
-	b = binary.AppendUvarint(b, uint64(len(toks)))
-	seg, pos, start := 0, 0, 0
-	for i := range toks {
-		t := &toks[i]
-		b = binary.AppendUvarint(b, uint64(t.kind))
-		b = binary.AppendVarint(b, int64(t.segment-seg))
-		if t.segment != seg {
-			seg, pos, start = t.segment, 0, 0
-		}
-		b = binary.AppendVarint(b, int64(t.pos-pos))
-		b = binary.AppendVarint(b, int64(t.start-start))
-		b = binary.AppendVarint(b, int64(t.end-t.start))
-		pos, start = t.pos, t.start
+// fwdPart is one prose field of a document, ready for the forward file:
+// the places of each of its terms, term after term in the order of the
+// field's counts (kind), and the length of each term's part.
+type fwdPart struct {
+	lens   []uint32
+	places []byte
+}
+
+// appendPlaces encodes the places of one term in one document, in order:
+// per place its segment, position and start as differences from the place
+// before (position and start counted from 0 when the segment changes), and
+// its length.
+func appendPlaces(b []byte, seg, pos, start, end int, prev *[3]int) []byte {
+	b = binary.AppendVarint(b, int64(seg-prev[0]))
+	if seg != prev[0] {
+		*prev = [3]int{seg, 0, 0}
 	}
+	b = binary.AppendVarint(b, int64(pos-prev[1]))
+	b = binary.AppendVarint(b, int64(start-prev[2]))
+	b = binary.AppendVarint(b, int64(end-start))
+	prev[1], prev[2] = pos, start
 	return b
 }
 
-// fwdToken is one token read back.
-type fwdToken struct {
-	kind                     int
-	segment, pos, start, end int
-}
-
-// fwdTokens walks a token list written by appendForward.
-type fwdTokens struct {
-	b               []byte
-	left            int
-	seg, pos, start int
-	err             bool
-	cur             fwdToken
-}
-
-func newFwdTokens(b []byte) fwdTokens {
-	n, k := binary.Uvarint(b)
-	if k <= 0 {
-		return fwdTokens{err: true}
+// forwardPart groups toks, in order, by their term (kind, of kinds terms
+// with freq places each) into a fwdPart. order is scratch.
+func forwardPart(toks []pendingToken, freq func(kind int) int, kinds int, order *[]int32) fwdPart {
+	// A counting sort of the tokens by kind, each kind's in token order.
+	at := make([]int, kinds+1)
+	for k := range kinds {
+		at[k+1] = at[k] + freq(k)
 	}
-	return fwdTokens{b: b[k:], left: int(n)}
-}
-
-func (it *fwdTokens) uvarint() int {
-	v, k := binary.Uvarint(it.b)
-	if k <= 0 {
-		it.err = true
-		return 0
+	o := slices.Grow((*order)[:0], len(toks))[:len(toks)]
+	next := slices.Clone(at[:kinds])
+	for i := range toks {
+		k := toks[i].kind
+		o[next[k]] = int32(i)
+		next[k]++
 	}
-	it.b = it.b[k:]
-	return int(v)
+	*order = o
+	part := fwdPart{lens: make([]uint32, kinds)}
+	b := make([]byte, 0, 5*len(toks))
+	for k := range kinds {
+		from := len(b)
+		var prev [3]int
+		for _, i := range o[at[k]:at[k+1]] {
+			t := &toks[i]
+			b = appendPlaces(b, t.segment, t.pos, t.start, t.end, &prev)
+		}
+		part.lens[k] = uint32(len(b) - from)
+	}
+	part.places = b
+	return part
 }
 
-func (it *fwdTokens) varint() int {
+// fwdPlace is one place read back.
+type fwdPlace struct{ segment, pos, start, end int }
+
+// fwdPlaces walks the places of one term written by appendPlaces.
+type fwdPlaces struct {
+	b    []byte
+	prev [3]int
+	err  bool
+	cur  fwdPlace
+}
+
+func (it *fwdPlaces) varint() int {
 	v, k := binary.Varint(it.b)
 	if k <= 0 {
 		it.err = true
+		it.b = nil
 		return 0
 	}
 	it.b = it.b[k:]
 	return int(v)
 }
 
-// next reads the next token into it.cur; false at the end or on damage
+// next reads the next place into it.cur; false at the end or on damage
 // (it.err).
-func (it *fwdTokens) next() bool {
-	if it.left == 0 || it.err {
+func (it *fwdPlaces) next() bool {
+	if len(it.b) == 0 {
 		return false
 	}
-	it.left--
-	kind := it.uvarint()
 	if d := it.varint(); d != 0 {
-		it.seg += d
-		it.pos, it.start = 0, 0
+		it.prev = [3]int{it.prev[0] + d, 0, 0}
 	}
-	it.pos += it.varint()
-	it.start += it.varint()
-	end := it.start + it.varint()
-	it.cur = fwdToken{kind: kind, segment: it.seg, pos: it.pos, start: it.start, end: end}
+	it.prev[1] += it.varint()
+	it.prev[2] += it.varint()
+	end := it.prev[2] + it.varint()
+	it.cur = fwdPlace{segment: it.prev[0], pos: it.prev[1], start: it.prev[2], end: end}
 	return !it.err
 }
 
@@ -132,17 +143,21 @@ func newFwdWriter(dir string, docs int) (*fwdWriter, error) {
 	return &fwdWriter{f: f, w: bufio.NewWriterSize(f, 64<<10), offs: make([]uint64, 0, docs+1)}, nil
 }
 
-// add writes the next document: per prose field, its terms' numbers and
-// its token list.
-func (fw *fwdWriter) add(ids *[numProse][]uint32, tokens *[numProse][]byte) error {
+// add writes the next document: per prose field, its terms' numbers with
+// the length of their places, then the places.
+func (fw *fwdWriter) add(ids *[numProse][]uint32, parts *[numProse]fwdPart) error {
 	b := fw.buf[:0]
-	for i := range bleveFields {
-		b = binary.AppendUvarint(b, uint64(len(ids[i])))
-		for _, id := range ids[i] {
-			b = binary.AppendUvarint(b, uint64(id))
+	for i := range parts {
+		p := &parts[i]
+		if len(ids[i]) != len(p.lens) {
+			return fmt.Errorf("search: forward file: %d terms, %d place lists", len(ids[i]), len(p.lens))
 		}
-		b = binary.AppendUvarint(b, uint64(len(tokens[i])))
-		b = append(b, tokens[i]...)
+		b = binary.AppendUvarint(b, uint64(len(ids[i])))
+		for k, id := range ids[i] {
+			b = binary.AppendUvarint(b, uint64(id))
+			b = binary.AppendUvarint(b, uint64(p.lens[k]))
+		}
+		b = append(b, p.places...)
 	}
 	fw.buf = b
 	fw.offs = append(fw.offs, fw.off)
@@ -176,7 +191,11 @@ func (fw *fwdWriter) close() error {
 // abort closes the file of a build that failed (its folder is removed).
 func (fw *fwdWriter) abort() { fw.f.Close() }
 
-// forward is the forward file opened for reading.
+// forward is the forward file opened for reading. It is read with ReadAt
+// rather than mapped: the kernel maps a faulted page's neighbours too, so a
+// mapping of it became resident in full within a few hundred searches
+// (22 MB at 10,000 incidents), where reads leave it in the page cache,
+// outside the process's memory.
 type forward struct {
 	f    *os.File
 	offs []uint64 // docs+1 entries
@@ -193,7 +212,7 @@ func openForward(dir string, docs int) (*forward, error) {
 	}
 	st, err := f.Stat()
 	if err != nil {
-		return fail(err)
+		return fail(fmt.Errorf("search: forward file: %w", err))
 	}
 	tail := int64(8*(docs+1) + len(fwdMagic))
 	if st.Size() < tail {
@@ -239,11 +258,12 @@ func (fw *forward) close() error {
 	return fw.f.Close()
 }
 
-// fwdField is one prose field's part of a document's block.
+// fwdField is one prose field's part of a document's block: its header
+// of (term number, length of its places) pairs and the places.
 type fwdField struct {
-	ids    []byte // the terms' numbers, n uvarints
 	n      int
-	tokens []byte
+	header []byte
+	places []byte
 }
 
 // fwdFields splits a document's block into its prose fields.
@@ -254,20 +274,24 @@ func fwdFields(b []byte) (out [numProse]fwdField, err error) {
 			return out, errFwdFile
 		}
 		b = b[k:]
-		at := 0
+		at, total := 0, uint64(0)
 		for range n {
-			_, k := binary.Uvarint(b[at:])
-			if k <= 0 {
+			_, k1 := binary.Uvarint(b[at:])
+			if k1 <= 0 {
 				return out, errFwdFile
 			}
-			at += k
+			l, k2 := binary.Uvarint(b[at+k1:])
+			if k2 <= 0 {
+				return out, errFwdFile
+			}
+			at += k1 + k2
+			total += l
 		}
-		out[i].ids, out[i].n, b = b[:at], int(n), b[at:]
-		l, k := binary.Uvarint(b)
-		if k <= 0 || uint64(len(b)-k) < l {
+		out[i].n, out[i].header, b = int(n), b[:at], b[at:]
+		if uint64(len(b)) < total {
 			return out, errFwdFile
 		}
-		out[i].tokens, b = b[k:k+int(l)], b[k+int(l):]
+		out[i].places, b = b[:total], b[total:]
 	}
 	if len(b) != 0 {
 		return out, errFwdFile

@@ -35,6 +35,7 @@ type Index struct {
 	pool      sync.Pool                     // *scratch
 	cache     *resultCache                  // nil when off
 	shownDocs recentCache[int, *document]   // documents of recent hits (doccache.go)
+	placed    recentCache[int, []byte]      // forward blocks of recent hits (doccache.go)
 	typos     recentCache[string, []string] // typo neighbours of recent query words
 	info      Info
 }
@@ -146,7 +147,7 @@ func OpenWith(dir string, lib *library.Library, opt Options) (*Index, error) {
 
 func newIndex(lib *library.Library) *Index {
 	ix := &Index{lib: lib, matcher: NewMatcher(lib.Taxonomy), facets: newFacetTable(lib), rankByID: map[string]int{},
-		shownDocs: recentCache[int, *document]{max: shownDocs}, typos: recentCache[string, []string]{max: maxTypoWords}}
+		shownDocs: recentCache[int, *document]{max: shownDocs}, placed: recentCache[int, []byte]{max: placedDocs}, typos: recentCache[string, []string]{max: maxTypoWords}}
 	for _, in := range lib.Incidents {
 		ix.rankByID[in.ID] = len(ix.byRank)
 		ix.byRank = append(ix.byRank, source{incident: in})
