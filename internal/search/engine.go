@@ -476,7 +476,7 @@ type matchLoc struct {
 
 // locate finds where the query's terms stand in the documents at ranks,
 // for the phrase bonus and highlights: the prose fields' positions from
-// the forward file (one read per document), the typo vocabulary's by
+// the forward file (one block per document), the typo vocabulary's by
 // analysing the short fields again. Each document's places come grouped by
 // the query's (field, term) pairs in the plan's order, each group in the
 // document's order, as bleve's term vectors gave them.

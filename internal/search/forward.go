@@ -10,15 +10,15 @@ import (
 	"slices"
 )
 
-// The forward file holds, for every document, the tokens of each prose
-// field (bleveFields) in order: where each term of the document stands.
-// Highlights and the phrase bonus read the positions of the query's terms
-// in the few documents they show from here, one read per document, rather
-// than through one bleve reader per query term and field advanced to each
-// of those documents, which had become the largest use of bleve's postings
-// (docs/performance.md, tenth pass). The file stays on disk and is read
-// with ReadAt: at 10,000 incidents it is about as large as the library's
-// text, too much to hold under the memory target.
+// The forward file holds, for every document, where each term of each
+// prose field (bleveFields) stands. Highlights and the phrase bonus read
+// the places of the query's terms in the few documents they show from
+// here, one read per document (and the last placedDocs blocks kept),
+// rather than through one bleve reader per query term and field advanced
+// to each of those documents, which had become the largest use of bleve's
+// postings (docs/performance.md, tenth pass). The file stays on disk and
+// is read with ReadAt: at 10,000 incidents it is 22 MB, too much to hold
+// under the memory target.
 //
 // A document's block is, for each prose field: the number of its distinct
 // terms; per term, its number (the memory field's ids) and the length in
