@@ -23,10 +23,9 @@ const numProse = 3
 
 // analysed is one document, ready for bleve and for the memory fields.
 type analysed struct {
-	doc     *bdoc.Document
-	counts  [numMem][]termCount
-	lens    [numMem]int
-	lengths map[string]int // analysed length of each bleve field
+	doc    *bdoc.Document
+	counts [numMem][]termCount
+	lens   [numMem]int
 	// fwd is each prose field's places by term, in the order of its
 	// counts, for the forward file (forward.go).
 	fwd [numProse]fwdPart
@@ -78,7 +77,7 @@ func analyze(an analysis.Analyzer, input []byte, arena *tokenArena) analysis.Tok
 // token stream is copied out of (termFreqs.add, the memory fields' terms)
 // before the next text is analysed into it.
 func (a *analyser) analyse(d *document, arena *tokenArena) *analysed {
-	out := &analysed{doc: bdoc.NewDocument(d.id), lengths: map[string]int{}}
+	out := &analysed{doc: bdoc.NewDocument(d.id)}
 	var mem [numMem][]string
 	var own [3]termFreqs // by position in bleveFields
 	tfs := &own
@@ -120,7 +119,6 @@ func (a *analyser) analyse(d *document, arena *tokenArena) *analysed {
 		if n := len(tfs[i].pending); n > 0 {
 			freqs, counts, places := tfs[i].finish()
 			out.doc.AddField(&preField{name: field, length: n, freqs: freqs})
-			out.lengths[field] = n
 			out.counts[memAll+memField(i)], out.lens[memAll+memField(i)] = counts, n
 			out.fwd[i] = places
 		}

@@ -42,16 +42,12 @@ func build(dir, path string, ix *Index, merging func()) error {
 		b.Close()
 		return err
 	}
-	lengths := map[string]int{}
 	err = ix.analyseAll(newAnalyser(m), func(rank int, a *analysed) error {
 		for f := range a.counts {
 			mem.add(memField(f), int32(rank), a.counts[f], a.lens[f])
 		}
 		if err := fw.add(&mem.ids, &a.fwd); err != nil {
 			return fmt.Errorf("search: forward file: %w", err)
-		}
-		for field, n := range a.lengths {
-			lengths[field] += n
 		}
 		if err := b.Index(a.doc); err != nil {
 			return fmt.Errorf("search: index %s: %w", ix.byRank[rank].id(), err)
@@ -68,8 +64,7 @@ func build(dir, path string, ix *Index, merging func()) error {
 		return err
 	}
 	// The memory fields are packed before the merge, where a cold load
-	// peaks: their builder's maps and growing lists (about 6 MB at 10,000
-	// incidents) are garbage by then.
+	// peaks: their builder's maps and growing lists are garbage by then.
 	mi, err := mem.finish()
 	if err != nil {
 		b.Close()
@@ -85,7 +80,7 @@ func build(dir, path string, ix *Index, merging func()) error {
 	if err := mi.write(work); err != nil {
 		return err
 	}
-	if err := writeManifest(work, manifest{Hash: ix.lib.Hash, Docs: len(ix.byRank), Lengths: lengths}); err != nil {
+	if err := writeManifest(work, manifest{Hash: ix.lib.Hash, Docs: len(ix.byRank)}); err != nil {
 		return err
 	}
 	if err := os.Rename(work, path); err != nil {

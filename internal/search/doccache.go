@@ -13,13 +13,22 @@ type recentCache[K comparable, V any] struct {
 }
 
 func (c *recentCache[K, V]) get(key K, build func() V) V {
+	v, _ := c.getOrErr(key, func() (V, error) { return build(), nil })
+	return v
+}
+
+// getOrErr is get for a build that can fail; a failure is not kept.
+func (c *recentCache[K, V]) getOrErr(key K, build func() (V, error)) (V, error) {
 	c.mu.Lock()
 	v, ok := c.vals[key]
 	c.mu.Unlock()
 	if ok {
-		return v
+		return v, nil
 	}
-	v = build()
+	v, err := build()
+	if err != nil {
+		return v, err
+	}
 	c.mu.Lock()
 	if c.vals == nil {
 		c.vals = make(map[K]V, c.max)
@@ -32,14 +41,7 @@ func (c *recentCache[K, V]) get(key K, build func() V) V {
 	}
 	c.vals[key] = v
 	c.mu.Unlock()
-	return v
-}
-
-// drop forgets key (a value whose building failed).
-func (c *recentCache[K, V]) drop(key K) {
-	c.mu.Lock()
-	delete(c.vals, key)
-	c.mu.Unlock()
+	return v, nil
 }
 
 // shownDocs bounds the documents kept for highlighting. Highlights and the
@@ -57,11 +59,12 @@ func (c *recentCache[K, V]) drop(key K) {
 const shownDocs = 3072
 
 // placedDocs bounds the forward blocks kept (forward.go): reading one is a
-// system call, and those were close to half of locating the query's terms
-// at 10,000 incidents (about 4.6 µs each under load, 30-odd a search).
-// A block is about 2.2 KB there, so 2,048 of them cost about 4.5 MB; the
-// server's memory fell by about 20 MiB when the places stopped coming from
-// bleve's mapped files.
+// system call, and those reads were close to half of locating the query's
+// terms at 10,000 incidents in a CPU profile under load (about 4.6 µs a
+// read by that profile's count). A block is about 2.2 KB there (the file
+// over the documents), so 2,048 of them cost about 4.5 MB; the server's
+// peak on the benchmark's query log had fallen by 15–20 MiB when the places
+// stopped coming from bleve's mapped files.
 const placedDocs = 2048
 
 // maxTypoWords bounds the words whose typo neighbours are kept: building
@@ -73,17 +76,7 @@ const maxTypoWords = 4096
 // placedBlock is the forward block of the document at rank, from the cache
 // when a recent query placed its terms.
 func (ix *Index) placedBlock(rank int) ([]byte, error) {
-	var err error
-	b := ix.placed.get(rank, func() []byte {
-		var b []byte
-		b, err = ix.mem.fwd.read(rank, nil)
-		return b
-	})
-	if err != nil {
-		ix.placed.drop(rank)
-		return nil, err
-	}
-	return b, nil
+	return ix.placed.getOrErr(rank, func() ([]byte, error) { return ix.mem.fwd.read(rank, nil) })
 }
 
 // shown is the document of rank for highlighting, from the cache when a

@@ -161,12 +161,8 @@ func newIndex(lib *library.Library) *Index {
 
 func (ix *Index) opened(bi bleve.Index, mem *memIndex, man *manifest, start time.Time) (*Index, error) {
 	ix.bleve, ix.mem = bi, mem
+	// Every field's lengths are in the memory fields, bleve's too.
 	ix.avgLen = map[string]float64{}
-	for _, field := range bleveFields {
-		if man.Docs > 0 {
-			ix.avgLen[field] = float64(max(man.Lengths[field], 1)) / float64(man.Docs)
-		}
-	}
 	for f := range numMem {
 		ix.avgLen[memFieldNames[f]] = mem.avgLen(f, man.Docs)
 	}

@@ -19,11 +19,9 @@ import (
 const manifestName = "casebook-manifest.json"
 
 type manifest struct {
-	Hash string `json:"hash"`
-	Docs int    `json:"docs"`
-	// Lengths is the total analysed length of each field, for BM25.
-	Lengths map[string]int `json:"field_lengths"`
-	Files   []manifestFile `json:"files"`
+	Hash  string         `json:"hash"`
+	Docs  int            `json:"docs"`
+	Files []manifestFile `json:"files"`
 }
 
 type manifestFile struct {

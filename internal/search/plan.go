@@ -296,18 +296,11 @@ func (ix *Index) fuzziness(w string) int {
 	return 1
 }
 
-// hasTerm reports whether the index holds term in field.
+// hasTerm reports whether the index holds term in field; every field's
+// vocabulary is in the memory fields.
 func (ix *Index) hasTerm(field, term string) bool {
-	if f, ok := memFieldOf(field); ok {
-		return ix.mem.has(f, term)
-	}
-	d, err := ix.bleve.FieldDictRange(field, []byte(term), []byte(term))
-	if err != nil {
-		return false
-	}
-	defer d.Close()
-	e, err := d.Next()
-	return err == nil && e != nil && e.Term == term
+	f, ok := memFieldOf(field)
+	return ok && ix.mem.has(f, term)
 }
 
 // fuzzyTerms lists the typo vocabulary's terms within k edits of w, the

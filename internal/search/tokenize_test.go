@@ -96,6 +96,9 @@ func TestArenaAnalysisMatchesFresh(t *testing.T) {
 		if diff := cmp.Diff(fresh.lens, reused.lens); diff != "" {
 			t.Fatalf("%s: lengths differ (-fresh +reused):\n%s", ix.byRank[rank].id(), diff)
 		}
+		if diff := cmp.Diff(fresh.fwd, reused.fwd, cmp.AllowUnexported(fwdPart{})); diff != "" {
+			t.Fatalf("%s: forward places differ with a reused arena (-fresh +reused):\n%s", ix.byRank[rank].id(), diff)
+		}
 		for _, f := range fresh.doc.Fields {
 			var got index.TokenFrequencies
 			for _, g := range reused.doc.Fields {
