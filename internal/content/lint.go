@@ -20,6 +20,9 @@ func Lint(fsys fs.FS) ([]library.Problem, error) {
 func LintStack(stack *library.Stack) ([]library.Problem, error) {
 	lib, problems, err := stack.Load()
 	problems = append(problems, extraProblems(stack.Layers(), lib)...)
+	for _, l := range stack.Layers() {
+		problems = append(problems, library.KoreanStyleFS(l)...)
+	}
 	stack.Attribute(problems)
 	library.SortProblems(problems)
 	return problems, err

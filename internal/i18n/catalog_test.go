@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"casebook/internal/library"
 )
 
 // Every key must exist in both languages, with the plural forms each
@@ -201,5 +203,23 @@ func TestPick(t *testing.T) {
 	}
 	if s, fb := en.Pick("Pending pod", "Pending 파드"); s != "Pending pod" || fb {
 		t.Errorf("en Pick = %q %v", s, fb)
+	}
+}
+
+// The Korean catalogue follows the library's Korean style: the UI is the
+// Korean text people read most.
+func TestKoreanCatalogueStyle(t *testing.T) {
+	paths, err := filepath.Glob("locales/*ko.toml")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no Korean catalogue files: %v", err)
+	}
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pr := range library.KoreanStyle(p, src) {
+			t.Error(pr)
+		}
 	}
 }

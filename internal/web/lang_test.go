@@ -330,8 +330,8 @@ func TestKoreanPasteResult(t *testing.T) {
 	if first.AttrOr("data-route", "") != "pending/untolerated-taint" {
 		t.Fatalf("best route %q", first.AttrOr("data-route", ""))
 	}
-	if conf := first.Find("h3 .muted").Text(); !regexp.MustCompile(`^확신도 \d+%$`).MatchString(conf) {
-		t.Errorf("confidence %q, want 확신도 N%%", conf)
+	if conf := first.Find("h3 .muted").Text(); !regexp.MustCompile(`^신뢰도 \d+%$`).MatchString(conf) {
+		t.Errorf("confidence %q, want 신뢰도 N%%", conf)
 	}
 	link := first.Find(`a[href^="/playbooks/"]`).First().Text()
 	if !strings.HasPrefix(link, "플레이북: ") || !regexp.MustCompile(`\p{Hangul}.*—.*\p{Hangul}`).MatchString(link) {
