@@ -38,6 +38,10 @@ var (
 	koCode        = regexp.MustCompile("`[^`]*`|https?://\\S+|\\[[^\\]]*\\]\\([^)]*\\)")
 )
 
+// koAliases is a search alias list: it holds what people type, ruled-out
+// spellings included, so search finds them.
+var koAliases = regexp.MustCompile(`^\s*aliases(_ko)?:`)
+
 // koNounsInJa are nouns ending in 자 (者, 字) that can close a sentence; any
 // other sentence in Lessons that ends in 자 is the propositive "let's".
 var koNounsInJa = regexp.MustCompile(`(사용|관리|운영|담당|기여|작성|신청|소유|연산|인|문|숫|글|가입|발표|제공|관찰|응답|요청|호출|구독|개발|참여|설계|책임|저|학|유|기술|전문|입|후)자$`)
@@ -61,7 +65,7 @@ func KoreanStyle(p string, src []byte) []Problem {
 			lessons = strings.TrimSpace(line[3:]) == "교훈"
 			continue
 		}
-		if !hasHangul(line) {
+		if !hasHangul(line) || koAliases.MatchString(line) {
 			continue
 		}
 		prose := koCode.ReplaceAllString(line, " ")
