@@ -126,7 +126,8 @@ func Markdown(in Input) string {
 	if len(route) > 0 {
 		fmt.Fprintf(&b, "routes: [%s]\nplaybooks: [%s]\n", route[0], playbooks[0])
 	}
-	fmt.Fprintf(&b, "sources:\n  - url: %s\n    title: %s\n    kind: postmortem\n    retrieved: %s\n", todo("link to the postmortem document"), todo("its title"), day)
+	fmt.Fprintf(&b, "sources:\n  - url: %s\n    title: %s\n    kind: postmortem\n    retrieved: %s\n    quote: %s\n", todo("link to the postmortem document"), todo("its title"), day,
+		todo("the passage that says what failed, why or what fixed it, copied verbatim"))
 	b.WriteString("---\n\n")
 
 	b.WriteString("## Symptom\n\nTODO: what users and operators saw, and when.\n\n")

@@ -138,6 +138,7 @@ type sourceYAML struct {
 	Kind      string `yaml:"kind"`
 	Retrieved string `yaml:"retrieved"`
 	Secondary bool   `yaml:"secondary,omitempty"`
+	Quote     string `yaml:"quote,omitempty"`
 }
 
 type playbookKoFront struct {

@@ -22,9 +22,17 @@ type Source struct {
 	// Secondary marks an aggregator or a news rewrite: useful beside the
 	// primary write-up, never in its place.
 	Secondary bool `json:"secondary,omitempty" yaml:"secondary"`
+	// Quote is a passage copied verbatim from the source, in its language,
+	// that carries the entry's central claim, so a reader can check the
+	// entry against the source without leaving the page.
+	Quote string `json:"quote,omitempty" yaml:"quote"`
 }
 
-var sourceFields = []string{"url", "title", "kind", "retrieved", "secondary"}
+var sourceFields = []string{"url", "title", "kind", "retrieved", "secondary", "quote"}
+
+// maxQuote bounds a source's quote: a passage that carries the claim, not
+// a copy of the source.
+const maxQuote = 600
 
 // Kinds of library entries. A study aggregates many failures (a fleet's
 // failure statistics, a training run's interruptions); it is kept beside
@@ -196,6 +204,9 @@ func parseIncident(p string, src []byte, tax *Taxonomy, layer LayerInfo) (*Incid
 		in.Added = ""
 	}
 	in.Sources = parseSources(f)
+	if len(in.Sources) > 0 && !quoted(in.Sources) && !awaitingQuote[in.ID] {
+		f.addf(f.line("sources")-f.offset, "no source carries a quote: copy the passage that supports what failed, why or what fixed it, verbatim and in its language, into a source's quote")
+	}
 	in.Sections = doc.sections
 	problems := f.problems
 	problems = append(problems, requireSections(p, doc.sections, IncidentSections, lastLine(src))...)
@@ -256,6 +267,10 @@ func parseSources(f *front) []Source {
 		case !isDay(s.Retrieved):
 			f.addf(item.Line, "source %s: bad retrieved date %q: want YYYY-MM-DD", s.URL, s.Retrieved)
 		}
+		s.Quote = strings.TrimSpace(s.Quote)
+		if len([]rune(s.Quote)) > maxQuote {
+			f.addf(item.Line, "source %s: quote has %d characters: quote the passage that carries the claim, up to about 400", s.URL, len([]rune(s.Quote)))
+		}
 		primary = primary || !s.Secondary
 		out = append(out, s)
 	}
@@ -263,6 +278,15 @@ func parseSources(f *front) []Source {
 		f.addf(n.Line, "every source is secondary: cite the primary write-up (a postmortem, status page, paper or issue) beside them")
 	}
 	return out
+}
+
+func quoted(sources []Source) bool {
+	for _, s := range sources {
+		if s.Quote != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // parseRoutes reads the routes list; whether each route exists is for

@@ -66,7 +66,8 @@ func TestLoadGoodLibrary(t *testing.T) {
 		Trigger:             "A new driver package was rolled out to all nodes at once.",
 		Detection:           "Training jobs failed to start and an alert on allocatable GPUs fired after ten minutes.",
 		Sources: []Source{
-			{URL: "https://example.com/postmortems/driver-rollout", Title: "Driver rollout postmortem (fixture)", Kind: "postmortem", Retrieved: "2026-01-15"},
+			{URL: "https://example.com/postmortems/driver-rollout", Title: "Driver rollout postmortem (fixture)", Kind: "postmortem", Retrieved: "2026-01-15",
+				Quote: "The new driver build was missing the kernel module for our kernel, so nvidia-smi found no devices on the upgraded nodes. (fixture)"},
 			{URL: "https://status.example.com/incidents/42", Title: "Status page entry (fixture)", Kind: "status-page", Retrieved: "2026-01-15"},
 		},
 		Playbooks: []string{"gpu-missing"},
@@ -149,7 +150,7 @@ func TestLoadBrokenFile(t *testing.T) {
 		},
 		{
 			file:  "incidents/IL-9106-unknown-playbook.md",
-			want:  []string{`incidents/IL-9106-unknown-playbook.md:16: links to playbook "gpu-mising", which does not exist (did you mean "gpu-missing"?)`},
+			want:  []string{`incidents/IL-9106-unknown-playbook.md:17: links to playbook "gpu-mising", which does not exist (did you mean "gpu-missing"?)`},
 			loads: "IL-9106",
 		},
 		{
@@ -180,12 +181,12 @@ func TestLoadBrokenFile(t *testing.T) {
 			// The file has 34 lines; a missing section is reported on the
 			// last one, where it would be added.
 			file:  "incidents/IL-9112-missing-section.md",
-			want:  []string{`incidents/IL-9112-missing-section.md:34: missing section "Lessons" (a "## Lessons" heading)`},
+			want:  []string{`incidents/IL-9112-missing-section.md:35: missing section "Lessons" (a "## Lessons" heading)`},
 			loads: "IL-9112",
 		},
 		{
 			file:  "incidents/IL-9113-sections-out-of-order.md",
-			want:  []string{`incidents/IL-9113-sections-out-of-order.md:21: section "Trigger" is out of order (want Symptom, Trigger, Detection, Response, Follow-ups, Lessons)`},
+			want:  []string{`incidents/IL-9113-sections-out-of-order.md:22: section "Trigger" is out of order (want Symptom, Trigger, Detection, Response, Follow-ups, Lessons)`},
 			loads: "IL-9113",
 		},
 		{
@@ -195,6 +196,11 @@ func TestLoadBrokenFile(t *testing.T) {
 				`incidents/IL-9114-bad-sources.md:16: source kind "postmortm" is not one of postmortem, status-page, talk, paper, blog, issue, article (did you mean "postmortem"?)`,
 			},
 			loads: "IL-9114",
+		},
+		{
+			file:  "incidents/IL-9118-no-quote.md",
+			want:  []string{`incidents/IL-9118-no-quote.md:11: no source carries a quote: copy the passage that supports what failed, why or what fixed it, verbatim and in its language, into a source's quote`},
+			loads: "IL-9118",
 		},
 		{
 			file: "playbooks/pod-pending-gpu.md",

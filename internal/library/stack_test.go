@@ -118,7 +118,7 @@ func TestStackProblems(t *testing.T) {
 			src := string(f["incidents/ACME-0002-driver-upgrade-stalled.md"].Data)
 			f["incidents/ACME-0002-driver-upgrade-stalled.md"].Data = []byte(strings.Replace(src, "acme-gateway]", "acme-gatewy]", 1))
 		},
-		want: []string{`acme/incidents/ACME-0002-driver-upgrade-stalled.md:16: links to playbook "acme-gatewy", which does not exist (did you mean "acme-gateway"?)`},
+		want: []string{`acme/incidents/ACME-0002-driver-upgrade-stalled.md:17: links to playbook "acme-gatewy", which does not exist (did you mean "acme-gateway"?)`},
 	}, {
 		name: "override without the headings others link to",
 		edit: func(f fstest.MapFS) {

@@ -208,8 +208,8 @@ func (w *writer) incidents(lib *library.Library) {
 			}
 		}
 		for i, s := range in.Sources {
-			w.exec(`INSERT INTO sources (incident_id, position, url, title, kind, retrieved, secondary) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-				in.ID, i, s.URL, s.Title, s.Kind, s.Retrieved, s.Secondary)
+			w.exec(`INSERT INTO sources (incident_id, position, url, title, kind, retrieved, secondary, quote) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+				in.ID, i, s.URL, s.Title, s.Kind, s.Retrieved, s.Secondary, s.Quote)
 		}
 		for _, pb := range in.Playbooks {
 			w.exec(`INSERT INTO incident_playbooks (incident_id, playbook_id) VALUES (?, ?)`, in.ID, pb)

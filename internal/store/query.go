@@ -332,13 +332,13 @@ func (s *Store) Incident(ctx context.Context, id string) (*library.Incident, err
 		return nil, fmt.Errorf("store: incident %q terms: %w", id, err)
 	}
 	in.Domains, in.Components, in.Causes, in.Symptoms, in.ContributingFactors = sums[0].Domains, sums[0].Components, sums[0].Causes, sums[0].Symptoms, sums[0].ContributingFactors
-	rows, err := s.db.QueryContext(ctx, `SELECT url, title, kind, retrieved, secondary FROM sources WHERE incident_id = ? ORDER BY position`, id)
+	rows, err := s.db.QueryContext(ctx, `SELECT url, title, kind, retrieved, secondary, quote FROM sources WHERE incident_id = ? ORDER BY position`, id)
 	if err != nil {
 		return nil, fmt.Errorf("store: sources %q: %w", id, err)
 	}
 	for rows.Next() {
 		var src library.Source
-		if err := rows.Scan(&src.URL, &src.Title, &src.Kind, &src.Retrieved, &src.Secondary); err != nil {
+		if err := rows.Scan(&src.URL, &src.Title, &src.Kind, &src.Retrieved, &src.Secondary, &src.Quote); err != nil {
 			rows.Close()
 			return nil, err
 		}

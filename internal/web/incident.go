@@ -67,7 +67,7 @@ func (s *Server) handleIncident(w http.ResponseWriter, r *http.Request) error {
 	}
 	for _, src := range in.Sources {
 		p.Sources = append(p.Sources, templates.SourceLink{URL: src.URL, Title: src.Title, Kind: sourceKindLabel(pr, src.Kind),
-			Retrieved: pr.Date(src.Retrieved), Secondary: src.Secondary})
+			Retrieved: pr.Date(src.Retrieved), Secondary: src.Secondary, Quote: src.Quote})
 	}
 	for _, pb := range in.Playbooks {
 		title := pb

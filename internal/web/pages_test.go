@@ -23,7 +23,57 @@ type apiIncident struct {
 	Sources   []struct {
 		URL   string `json:"url"`
 		Title string `json:"title"`
+		Quote string `json:"quote"`
 	} `json:"sources"`
+}
+
+// TestIncidentPageQuotes checks that each source's quote from the API
+// appears under that source's link, verbatim in both languages, with the
+// caption in the page's language.
+func TestIncidentPageQuotes(t *testing.T) {
+	t.Parallel()
+	h := newHandler(t)
+	const id = "IL-0171"
+	var in apiIncident
+	getJSON(t, h, "/api/incidents/"+id, http.StatusOK, &in)
+	var quotes int
+	for _, s := range in.Sources {
+		if s.Quote != "" {
+			quotes++
+		}
+	}
+	if quotes == 0 {
+		t.Fatalf("%s: the API gives no source with a quote", id)
+	}
+	for _, tt := range []struct{ query, caption string }{
+		{"", "What the source says"},
+		{"?lang=ko", "출처 원문"},
+	} {
+		t.Run("lang"+tt.query, func(t *testing.T) {
+			items := one(t, page(t, h, "/incidents/"+id+tt.query, http.StatusOK), "sources").Children()
+			if items.Length() != len(in.Sources) {
+				t.Fatalf("%d sources on the page, want %d", items.Length(), len(in.Sources))
+			}
+			items.Each(func(i int, li *goquery.Selection) {
+				fig := byTestID(li, "source-quote")
+				if in.Sources[i].Quote == "" {
+					if fig.Length() != 0 {
+						t.Errorf("source %d has no quote but shows one", i)
+					}
+					return
+				}
+				if got := fig.Find("blockquote").Text(); got != in.Sources[i].Quote {
+					t.Errorf("source %d quote %q, want %q", i, got, in.Sources[i].Quote)
+				}
+				if got := fig.Find("blockquote").AttrOr("cite", ""); got != in.Sources[i].URL {
+					t.Errorf("source %d quote cites %q, want %q", i, got, in.Sources[i].URL)
+				}
+				if got := strings.TrimSpace(fig.Find("figcaption").Text()); got != tt.caption {
+					t.Errorf("caption %q, want %q", got, tt.caption)
+				}
+			})
+		})
+	}
 }
 
 func TestIncidentPage(t *testing.T) {

@@ -43,7 +43,7 @@ var pageTypes = []pageType{
 	{name: "library-filtered", path: "/?component=gpu-driver&cause_category=software-defect"},
 	{name: "search", path: "/search?q=taint+toleration+GPU+mismatch"},
 	{name: "search-empty", path: "/search?q=qqqzzzxxx"},
-	{name: "incident", path: "/incidents/IL-0171"},
+	{name: "incident", path: "/incidents/IL-0171", check: quotesVisible},
 	{name: "playbooks", path: "/playbooks"},
 	{name: "playbook", path: "/playbooks/pod-pending"},
 	{name: "causes", path: "/causes"},
@@ -219,6 +219,31 @@ func commandsVisible(tb *tab) {
 	})()`)
 	for _, b := range bad {
 		tb.t.Errorf("first commands: %s", b)
+	}
+}
+
+// quotesVisible fails when an incident's source quote is missing, empty,
+// hidden or wider than the side panel that holds it, or when its caption
+// is not in the page's language.
+func quotesVisible(tb *tab) {
+	tb.t.Helper()
+	bad := eval[[]string](tb, `(() => {
+		const out = [], figs = document.querySelectorAll('[data-testid="sources"] [data-testid="source-quote"]');
+		if (figs.length === 0) return ["no source quote under the sources"];
+		const ko = document.documentElement.lang === "ko";
+		for (const f of figs) {
+			const q = f.querySelector("blockquote"), cap = f.querySelector("figcaption");
+			if (!q || q.textContent.trim() === "") { out.push("empty quote"); continue; }
+			const r = q.getBoundingClientRect();
+			if (r.width === 0 || r.height === 0) out.push("hidden quote");
+			if (q.scrollWidth > q.clientWidth + 1) out.push("quote wider than its box");
+			const want = ko ? "출처 원문" : "What the source says";
+			if (!cap || cap.textContent.trim() !== want) out.push("caption " + (cap ? cap.textContent : "missing") + ", want " + want);
+		}
+		return out;
+	})()`)
+	for _, b := range bad {
+		tb.t.Errorf("source quotes: %s", b)
 	}
 }
 

@@ -236,6 +236,7 @@ type SourceLink struct {
 	URL, Title, Kind string
 	Retrieved        string // the day it was read, formatted
 	Secondary        bool
+	Quote            string // verbatim, in the source's language
 }
 
 // PlaybookPage is one playbook.

@@ -175,9 +175,13 @@ func (st *Stats) incident(i int, opt Options) (string, []byte) {
 	b.WriteString("sources:\n")
 	for k := range max(draw(r, st.sourceCounts), 1) {
 		fmt.Fprintf(&b, "  - url: https://incidents.example.com/%s/%s-%d\n", date[:4], strings.ToLower(id), k+1)
-		fmt.Fprintf(&b, "    title: %s\n", yamlString(w.phrase(st.global, 4+r.IntN(6))))
+		title := yamlString(w.phrase(st.global, 4+r.IntN(6)))
+		fmt.Fprintf(&b, "    title: %s\n", title)
 		fmt.Fprintf(&b, "    kind: %s\n", st.sourceKinds[r.IntN(len(st.sourceKinds))])
 		fmt.Fprintf(&b, "    retrieved: %s-01-15\n", date[:4])
+		if k == 0 { // the title again: a drawn quote would shift every later draw
+			fmt.Fprintf(&b, "    quote: %s\n", title)
+		}
 	}
 	if pbs := st.pickPlaybooks(r); len(pbs) > 0 {
 		fmt.Fprintf(&b, "playbooks: [%s]\n", strings.Join(pbs, ", "))
