@@ -21,7 +21,9 @@ func runExport(ctx context.Context, args []string, getenv func(string) string, s
 	var cfg config
 	fl := &flagSet{FlagSet: flag.NewFlagSet("export", flag.ContinueOnError), getenv: getenv}
 	fl.SetOutput(stderr)
-	libraryFlags(fl, &cfg, "warn")
+	if err := libraryFlags(fl, &cfg, "warn"); err != nil {
+		return err
+	}
 	format := fl.String("format", "json", "json (every field and the section text) or csv (one row per incident)")
 	out := fl.String("out", "", "write to this file instead of standard output")
 	filters := url.Values{}

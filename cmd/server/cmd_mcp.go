@@ -23,7 +23,9 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	var cfg config
 	fl := &flagSet{FlagSet: flag.NewFlagSet("mcp", flag.ContinueOnError), getenv: getenv}
 	fl.SetOutput(stderr)
-	libraryFlags(fl, &cfg, "info")
+	if err := libraryFlags(fl, &cfg, "info"); err != nil {
+		return err
+	}
 	if err := liveFlags(fl, &cfg); err != nil {
 		return err
 	}
@@ -114,19 +116,20 @@ func parseFlags(fl *flagSet, args []string) error {
 
 // libraryFlags registers --library, --data and the log flags with the same
 // names, defaults and environment variables as serve.
-func libraryFlags(fl *flagSet, c *config, logLevel string) {
+func libraryFlags(fl *flagSet, c *config, logLevel string) error {
 	fl.libraries(&c.Libraries, libraryUsage)
 	fl.boolean(&c.NoEmbedded, "no-embedded", false, "leave the embedded public library out: the first --library folder is the bottom layer")
 	fl.str(&c.Data, "data", defaultDataDir(fl.getenv), "folder for derived data (SQLite read model, search index); safe to delete")
 	fl.str(&c.LogFormat, "log-format", "text", "log format: text or json")
 	fl.str(&c.LogLevel, "log-level", logLevel, "log level: debug, info, warn, error")
+	return layerFileFlag(fl, &c.LayerFileMB)
 }
 
 func checkLibraryConfig(c config) error {
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return fmt.Errorf("--log-format must be text or json, not %q", c.LogFormat)
 	}
-	_, err := libraryLayers(c.Libraries, c.NoEmbedded)
+	_, err := libraryLayers(c.Libraries, c.NoEmbedded, c.layerFileLimit())
 	return err
 }
 

@@ -45,6 +45,8 @@ type config struct {
 	DefaultLang     i18n.Lang
 	AllowedHosts    string
 	PublicURL       string
+	TrustedProxies  string
+	LayerFileMB     int
 	// InsecureAnonymousLive lets live triage run without an identity
 	// header: anyone who can reach the portal then reads the cluster.
 	InsecureAnonymousLive bool
@@ -117,6 +119,9 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.SetOutput(stderr)
 	fs.str(&c.Addr, "addr", "127.0.0.1:8080", "address to listen on")
 	fs.libraries(&c.Libraries, libraryUsage)
+	if err := layerFileFlag(fs, &c.LayerFileMB); err != nil {
+		return c, err
+	}
 	fs.boolean(&c.NoEmbedded, "no-embedded", false, "leave the embedded public library out: the first --library folder is the bottom layer")
 	var restrict string
 	fs.str(&restrict, "restrict-layer", "", "comma-separated names of team layers (layer.yaml name) only identities on --allow-users/--allow-domains may read; everyone else sees the library as if they were not loaded. Needs --auth-header and an allow-list")
@@ -126,6 +131,7 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	fs.boolean(&c.Dev, "dev", false, "serve templates' static files from web/static on disk (development)")
 	fs.str(&c.AllowedHosts, "allowed-hosts", "", "comma-separated host names the portal answers to, *.example.com for subdomains, * for any (default: the --addr host and localhost; IP addresses are always answered)")
 	fs.str(&c.PublicURL, "public-url", "", "the portal's public address, e.g. https://casebook.example.com, for absolute links (feed, language alternates); its host is allowed too")
+	fs.str(&c.TrustedProxies, "trusted-proxies", "", "comma-separated addresses or CIDR prefixes of the reverse proxies in front of the portal; only their X-Forwarded-Proto and X-Forwarded-Host are believed (for absolute links when --public-url is not set)")
 	fs.str(&c.AuthHeader, "auth-header", "", "trust this header for the signed-in user's identity (e.g. X-Forwarded-Email behind oauth2-proxy); requests without it are refused")
 	fs.str(&c.AllowUsers, "allow-users", "", "comma-separated e-mails allowed to use live triage and to read the --restrict-layer layers (and everything, with --restrict-reads)")
 	fs.str(&c.AllowDomains, "allow-domains", "", "comma-separated e-mail domains allowed like --allow-users")
@@ -188,7 +194,10 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	if _, err := web.ParsePublicURL(c.PublicURL); err != nil {
 		return c, fmt.Errorf("--public-url: %w", err)
 	}
-	if _, err := libraryLayers(c.Libraries, c.NoEmbedded); err != nil {
+	if _, err := web.ParseProxies(c.TrustedProxies); err != nil {
+		return c, fmt.Errorf("--trusted-proxies: %w", err)
+	}
+	if _, err := libraryLayers(c.Libraries, c.NoEmbedded, c.layerFileLimit()); err != nil {
 		return c, err
 	}
 	c.RestrictLayers = splitList(restrict)

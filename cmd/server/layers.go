@@ -53,7 +53,10 @@ const libraryUsage = "a library folder to serve: a team's layer (a folder with l
 // that is neither a public library nor a team's layer is refused here, at
 // start, with the fix; a layer that breaks later is left out or keeps its
 // previous version (see library.Stack).
-func libraryLayers(dirs []string, noEmbedded bool) ([]library.Layer, error) {
+//
+// Each folder is read as a library.Folder: only regular files inside it, of
+// at most maxFile bytes (0: library.DefaultMaxFile, --layer-file-mb).
+func libraryLayers(dirs []string, noEmbedded bool, maxFile int64) ([]library.Layer, error) {
 	var layers []library.Layer
 	for i, dir := range dirs {
 		_, errLayer := os.Stat(filepath.Join(dir, library.LayerFile))
@@ -70,7 +73,7 @@ func libraryLayers(dirs []string, noEmbedded bool) ([]library.Layer, error) {
 		if err != nil {
 			return nil, err
 		}
-		layers = append(layers, library.Layer{FS: os.DirFS(dir), Root: filepath.ToSlash(filepath.Clean(dir)), Dir: abs})
+		layers = append(layers, library.Layer{FS: library.NewFolder(dir, maxFile), Root: filepath.ToSlash(filepath.Clean(dir)), Dir: abs})
 	}
 	if len(layers) == 0 {
 		if noEmbedded {
@@ -84,9 +87,18 @@ func libraryLayers(dirs []string, noEmbedded bool) ([]library.Layer, error) {
 	return layers, nil
 }
 
+// layerFileFlag registers --layer-file-mb.
+func layerFileFlag(fl *flagSet, p *int) error {
+	return fl.integer(p, "layer-file-mb", library.DefaultMaxFile>>20,
+		"largest file of a library folder read, in MiB: a larger one (or a link out of its folder, a device or a pipe) is a problem at its path and is not read")
+}
+
+// layerFileLimit is --layer-file-mb in bytes (0: the default).
+func (c config) layerFileLimit() int64 { return int64(max(0, c.LayerFileMB)) << 20 }
+
 // libraryStack is the stack of the configured layers.
 func libraryStack(c config) (*library.Stack, error) {
-	layers, err := libraryLayers(c.Libraries, c.NoEmbedded)
+	layers, err := libraryLayers(c.Libraries, c.NoEmbedded, c.layerFileLimit())
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +123,7 @@ func isPublicFolder(dir string) bool {
 // the embedded library alone).
 func dirLayers(dir string) ([]library.Layer, error) {
 	if dir == "" {
-		return libraryLayers(nil, false)
+		return libraryLayers(nil, false, 0)
 	}
-	return libraryLayers([]string{dir}, false)
+	return libraryLayers([]string{dir}, false, 0)
 }

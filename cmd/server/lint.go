@@ -18,6 +18,7 @@ func runLint(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fl := flag.NewFlagSet("lint", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	noEmbedded := fl.Bool("no-embedded", false, "leave the embedded public library out: the first DIR is the bottom layer")
+	layerFileMB := fl.Int("layer-file-mb", library.DefaultMaxFile>>20, "largest file of a DIR read, in MiB, as the server's --layer-file-mb")
 	fl.Usage = func() {
 		fmt.Fprint(stderr, `Usage: casebook lint [--no-embedded] [DIR...]
 
@@ -32,7 +33,7 @@ under each DIR when there are several layers.
 	if err := fl.Parse(args); err != nil {
 		return exitCode(2)
 	}
-	layers, err := libraryLayers(fl.Args(), *noEmbedded)
+	layers, err := libraryLayers(fl.Args(), *noEmbedded, int64(max(0, *layerFileMB))<<20)
 	if err != nil {
 		return fmt.Errorf("lint: %w", err)
 	}

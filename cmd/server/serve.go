@@ -72,13 +72,15 @@ func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
 	// with the rest of its layer but not yet served.
 	a.drills = drill.NewService(stack.Layers()[0].FS, contentVersion(loader))
 	publicURL, _ := web.ParsePublicURL(cfg.PublicURL) // checked with the flags
+	proxies, _ := web.ParseProxies(cfg.TrustedProxies)
 	var staticFS fs.FS
 	if cfg.Dev {
 		staticFS = os.DirFS("web/static")
 	}
 	handler := web.New(web.Deps{Content: loader, Log: log, Static: staticFS, Version: version(), Metrics: m, Extensions: extensions(a),
 		Policy: a.policy, Limiter: a.limiter, Live: a.live, Gaps: a.gaps, DefaultLang: cfg.DefaultLang, Drills: a.drills,
-		Hosts: web.HostPolicy{Names: allowedHosts(cfg), Flag: "--allowed-hosts (CASEBOOK_ALLOWED_HOSTS)"}, PublicURL: publicURL})
+		Hosts:     web.HostPolicy{Names: allowedHosts(cfg), Flag: "--allowed-hosts (CASEBOOK_ALLOWED_HOSTS)", Proxies: proxies},
+		PublicURL: publicURL})
 	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	return a, nil

@@ -26,6 +26,8 @@ type Limiter struct {
 	burst   float64
 	buckets map[string]*bucket
 	now     func() time.Time
+	// running counts each caller's reserved work still running.
+	running map[string]int
 }
 
 type bucket struct {
@@ -41,7 +43,7 @@ func NewLimiter(perMin int) *Limiter {
 	if perMin <= 0 {
 		perMin = 60
 	}
-	return &Limiter{perMin: perMin, burst: float64(max(1, perMin/6)), buckets: map[string]*bucket{}, now: time.Now}
+	return &Limiter{perMin: perMin, burst: float64(max(1, perMin/6)), buckets: map[string]*bucket{}, now: time.Now, running: map[string]int{}}
 }
 
 // PerMinute is the configured rate.
@@ -57,7 +59,12 @@ func (l *Limiter) Take(c Caller, cost float64) error {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.bucket(c.Key())
+	return l.take(c.Key(), cost)
+}
+
+// take is Take; l.mu held.
+func (l *Limiter) take(key string, cost float64) error {
+	b := l.bucket(key)
 	if b.tokens < 1 {
 		wait := int(math.Ceil((1 - b.tokens) * 60 / float64(l.perMin)))
 		m := i18n.M("live.limited", "per_min", strconv.Itoa(l.perMin), "wait", strconv.Itoa(max(1, wait)))
@@ -119,3 +126,51 @@ func (l *Limiter) forgetIdle(now time.Time) {
 // or an upload of ordinary size is nearly free and one that burns seconds
 // of CPU spends what many small requests would.
 func CostOf(d time.Duration) float64 { return d.Seconds() * 10 }
+
+// MaxRunning is how many reserved pieces of work (uploads) one caller may
+// have running at once; one more is refused with ErrLimited.
+const MaxRunning = 2
+
+// Reserve admits work of the caller whose cost is known only roughly
+// before it starts (an upload, by its size): est is taken from the bucket
+// now, so concurrent requests see it at once, and a caller already running
+// MaxRunning pieces of work is refused. Call done with the work's actual
+// cost when it ends: what it cost beyond est is charged then. A nil
+// Limiter admits everything.
+func (l *Limiter) Reserve(c Caller, est float64) (done func(actual float64), err error) {
+	if l == nil {
+		return func(float64) {}, nil
+	}
+	key := c.Key()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.running[key] >= MaxRunning {
+		m := i18n.M("live.busy", "max", strconv.Itoa(MaxRunning))
+		return nil, &Error{Kind: ErrLimited, RetryAfter: 1, Msg: m.English(), M: m}
+	}
+	if err := l.take(key, est); err != nil {
+		return nil, err
+	}
+	l.running[key]++
+	var once sync.Once
+	return func(actual float64) {
+		once.Do(func() {
+			l.mu.Lock()
+			if l.running[key]--; l.running[key] <= 0 {
+				delete(l.running, key)
+			}
+			l.mu.Unlock()
+			l.Charge(c, actual-est)
+		})
+	}, nil
+}
+
+// UploadCost is the cost reserved for an upload of n bytes before it is
+// read: a token per MiB, at least one and at most a burst's worth, so a
+// second large upload waits for the first to be paid back.
+func (l *Limiter) UploadCost(n int64) float64 {
+	if l == nil {
+		return 0
+	}
+	return min(max(1, float64(n)/(1<<20)), l.burst)
+}

@@ -47,8 +47,11 @@ type Content struct {
 	Orgs Orgs
 	// Layers are the layers the library is stacked from, public first:
 	// the Source facet's values and the layers a write-up can go to.
-	Layers    []library.LayerInfo
-	Problems  []library.Problem
+	Layers   []library.LayerInfo
+	Problems []library.Problem
+	// Roots are the layers' folders as problem paths start with them
+	// (library.Stack.Roots), to show a problem's path inside its layer.
+	Roots     map[string]string
 	LoadedAt  time.Time
 	Incidents int
 	Playbooks int
@@ -182,9 +185,11 @@ func (l *Loader) Load(ctx context.Context) (*Content, error) {
 	servingGC()
 	c, err := l.load(ctx)
 	if l.OnLoad != nil {
+		// /metrics answers without an identity, so it counts what a
+		// reader without access to the restricted layers sees.
 		n := 0
 		if c != nil {
-			n = len(c.Problems)
+			n = len(c.For(false).Problems)
 		}
 		l.OnLoad(time.Since(start), n, err)
 	}

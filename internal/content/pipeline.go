@@ -60,7 +60,7 @@ func afterCheck(ctx context.Context, checkErr, err error) error {
 
 func (l *Loader) buildOnce(ctx context.Context, files *library.Files) (_ *Content, err error) {
 	hash := files.Hash
-	c := &Content{Hash: hash, LoadedAt: time.Now()}
+	c := &Content{Hash: hash, LoadedAt: time.Now(), Roots: l.stack.Roots()}
 	var drawing *graphJob
 	var saved func(keep bool) // the snapshot's, once started
 	var checked chan error    // the reopened store's integrity check

@@ -95,7 +95,10 @@ func ReadOne(fsys fs.FS, id string) (*Drill, []library.Problem) {
 func loadOne(fsys fs.FS, name string) (*Drill, []library.Problem) {
 	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
-		return nil, []library.Problem{{Path: name, Msg: err.Error()}}
+		return nil, []library.Problem{{Path: name, Msg: library.ReadReason(err)}}
+	}
+	if err := library.CheckYAML(data); err != nil {
+		return nil, []library.Problem{library.BoundProblem(name, err)}
 	}
 	d, problems := Parse(name, data)
 	if d == nil {

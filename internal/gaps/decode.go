@@ -31,7 +31,11 @@ func parseFiles(l library.Layer) ([]*Check, []library.Problem) {
 	for _, name := range names {
 		data, err := fs.ReadFile(l.FS, name)
 		if err != nil {
-			problems = append(problems, library.Problem{Path: l.Show(name), Msg: err.Error()})
+			problems = append(problems, library.Problem{Path: l.Show(name), Msg: library.ReadReason(err)})
+			continue
+		}
+		if err := library.CheckYAML(data); err != nil {
+			problems = append(problems, library.BoundProblem(l.Show(name), err))
 			continue
 		}
 		c, ps := parseCheck(l.Show(name), data)

@@ -34,7 +34,7 @@ import (
 var racyWindow = 2 * time.Second
 
 // hashCacheVersion changes with the cache's format or the hash's recipe.
-const hashCacheVersion = 1
+const hashCacheVersion = 2
 
 // layerStats is a layer's folder as last read for its hash.
 type layerStats struct {

@@ -119,7 +119,7 @@ func TestHashCache(t *testing.T) {
 		t.Fatalf("settled after the edit: hash %s (want %s), %d files opened, want 0", h, edited, opens)
 	}
 
-	extra := filepath.Join(dir, "incidents", "notes.txt")
+	extra := filepath.Join(dir, "incidents", "notes.md")
 	if err := os.WriteFile(extra, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -104,6 +104,10 @@ func ReadLayerInfo(fsys fs.FS) (LayerInfo, []Problem, error) {
 }
 
 func parseLayerInfo(p string, src []byte) (LayerInfo, []Problem, error) {
+	if err := CheckYAML(src); err != nil {
+		pr := BoundProblem(p, err)
+		return LayerInfo{}, []Problem{pr}, errors.New(pr.String())
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
 		pr := yamlProblem(p, err, 0, "malformed YAML: ")

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // Library is the validated content: what survives validation. Files with
@@ -66,7 +67,7 @@ func loadEntries(l Layer, fsys fs.FS, info LayerInfo, tax *Taxonomy) (*Library, 
 	for _, r := range parseFiles(fsys, pbFiles, parsePB) {
 		p, pb := r.path, r.v
 		if r.err != nil {
-			problems = append(problems, Problem{Path: p, Msg: r.err.Error()})
+			problems = append(problems, Problem{Path: p, Msg: ReadReason(r.err)})
 			continue
 		}
 		problems = append(problems, r.problems...)
@@ -89,7 +90,7 @@ func loadEntries(l Layer, fsys fs.FS, info LayerInfo, tax *Taxonomy) (*Library, 
 	for _, r := range parseFiles(fsys, incFiles, parseIn) {
 		p, in := r.path, r.v
 		if r.err != nil {
-			problems = append(problems, Problem{Path: p, Msg: r.err.Error()})
+			problems = append(problems, Problem{Path: p, Msg: ReadReason(r.err)})
 			continue
 		}
 		problems = append(problems, r.problems...)
@@ -152,22 +153,7 @@ func Hash(fsys fs.FS) (string, error) {
 // is returned without reading them; stats is what to cache, nil when
 // nothing new is to be written.
 func hashFiles(fsys fs.FS, keep, stat bool, prior *layerStats) (hash string, kept *hashed, stats []fileStat, err error) {
-	var files []string
-	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != "." && strings.HasPrefix(d.Name(), ".") {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasPrefix(d.Name(), ".") {
-			files = append(files, p)
-		}
-		return nil
-	})
+	files, err := layerFiles(fsys)
 	if err != nil {
 		return "", nil, nil, fmt.Errorf("library: hash: %w", err)
 	}
@@ -195,10 +181,15 @@ func hashFiles(fsys fs.FS, keep, stat bool, prior *layerStats) (hash string, kep
 	srcs := make([][]byte, hashChunk)
 	for from := 0; from < len(files); from += hashChunk {
 		chunk := files[from:min(from+hashChunk, len(files))]
-		if err := readAll(fsys, chunk, srcs); err != nil {
-			return "", nil, nil, fmt.Errorf("library: hash: %w", err)
-		}
+		errs := readAll(fsys, chunk, srcs)
 		for i, p := range chunk {
+			if errs[i] != nil {
+				// Not read (a link out of the layer, a device, a file over
+				// the limit): the parse finds it refused again and says why
+				// at its path; the hash changes when the reason does.
+				fmt.Fprintf(h, "%s\x00refused\x00%s\x00", p, ReadReason(errs[i]))
+				continue
+			}
 			fmt.Fprintf(h, "%s\x00%d\x00", p, len(srcs[i]))
 			h.Write(srcs[i])
 			if kept != nil {
@@ -234,13 +225,92 @@ func (h *hashed) ReadFile(name string) ([]byte, error) {
 // hashChunk is how many files Hash reads ahead of the hashing.
 const hashChunk = 256
 
-// readAll reads files into srcs (as long as files) on every core.
-func readAll(fsys fs.FS, files []string, srcs [][]byte) error {
+// readAll reads files into srcs (as long as files) on every core; the
+// errors are each file's.
+func readAll(fsys fs.FS, files []string, srcs [][]byte) []error {
 	errs := make([]error, len(files))
 	onEveryCore(len(files), func(i int) {
 		srcs[i], errs[i] = fs.ReadFile(fsys, files[i])
 	})
-	return errors.Join(errs...)
+	return errs
+}
+
+// layerFiles are the files of a layer that the loaders read, in a fixed
+// order: only these are read and hashed, so nothing else in the folder (a
+// README, a build output, a link to a device) costs a load anything. A
+// file of the list that is not a regular file, or is a link out of the
+// layer, is still listed, to be refused at its path. The folders and
+// patterns are those of this package, triage (triage/), gaps (checks/) and
+// drill (drills/).
+func layerFiles(fsys fs.FS) ([]string, error) {
+	var files []string
+	for _, name := range []string{LayerFile, "taxonomy.yaml"} {
+		if _, err := fs.Stat(fsys, name); !errors.Is(err, fs.ErrNotExist) {
+			files = append(files, name)
+		}
+	}
+	for _, dir := range layerDirs {
+		entries, err := fs.ReadDir(fsys, dir)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case err != nil && !errors.Is(err, ErrOutsideLayer) && !errors.Is(err, ErrNotRegular) && !errors.Is(err, syscall.ENOTDIR):
+			return nil, err
+		}
+		if err != nil {
+			files = append(files, dir) // refused at its path
+			continue
+		}
+		for _, e := range entries {
+			if n := e.Name(); !strings.HasPrefix(n, ".") && layerFile(dir, n) {
+				files = append(files, dir+"/"+n)
+			}
+		}
+	}
+	return files, nil
+}
+
+// layerDirs are the folders of a layer the loaders read.
+var layerDirs = []string{"checks", "drills", "incidents", "playbooks", "triage"}
+
+// refusedDirs are the problems of the folders of a layer that cannot be
+// listed (a link out of the layer, a file where the folder should be):
+// their files are not read.
+func refusedDirs(fsys fs.FS) []Problem {
+	var out []Problem
+	for _, dir := range layerDirs {
+		fi, err := fs.Stat(fsys, dir)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			out = append(out, Problem{Path: dir, Msg: ReadReason(err)})
+		case !fi.IsDir():
+			out = append(out, Problem{Path: dir, Msg: "not read: a folder of the layer, but not a folder"})
+		}
+	}
+	return out
+}
+
+// layerFile reports whether the loaders read the file name of the folder dir.
+func layerFile(dir, name string) bool {
+	switch dir {
+	case "incidents", "playbooks":
+		return strings.HasSuffix(name, ".md")
+	case "drills":
+		return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".snapshot.json")
+	default:
+		return strings.HasSuffix(name, ".yaml")
+	}
+}
+
+// ReadReason is why a file was not read, without its path: problems carry
+// the path beside.
+func ReadReason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 func idLine(src []byte) int { return fieldLine(src, "id") }

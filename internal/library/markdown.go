@@ -178,6 +178,10 @@ func parseDocument(path string, src []byte) (*document, *Problem) {
 	if !frontClosed(src) {
 		return nil, &Problem{Path: path, Line: 1, Msg: "front matter is not closed by a line \"---\""}
 	}
+	if err := checkDocument(src); err != nil {
+		p := BoundProblem(path, err)
+		return nil, &p
+	}
 	headingIDs := &ids{seen: map[string]int{}, auto: map[string]bool{}}
 	ctx := parser.NewContext(parser.WithIDs(headingIDs))
 	root := md.Parser().Parse(text.NewReader(src), parser.WithContext(ctx))

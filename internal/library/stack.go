@@ -273,6 +273,7 @@ func parseLayer(l Layer, src fs.FS, bottom bool, below *Taxonomy) (*layerResult,
 		return r, errors.New("library: the bottom layer has no taxonomy.yaml")
 	}
 	r.tax = tax
+	r.problems = append(r.problems, qualify(l, info.Name, refusedDirs(l.FS))...)
 	lib, lp := loadEntries(l, src, info, tax)
 	r.lib = lib
 	r.problems = append(r.problems, qualify(l, info.Name, lp)...)
@@ -405,25 +406,7 @@ func (l *Library) Show(layer, p string) string {
 // triage and check loaders know paths, not layers), by the layer root its
 // path starts with; the rest belong to the bottom layer.
 func (s *Stack) Attribute(problems []Problem) {
-	type root struct{ prefix, name string }
-	var roots []root
-	bottom := PublicLayer
-	for i, l := range s.layers {
-		name := PublicLayer
-		if info, _, err := ReadLayerInfo(l.FS); err == nil && info.Name != "" {
-			name = info.Name
-		}
-		if i == 0 {
-			bottom = name
-		}
-		r := l.Root
-		if r == "" && i > 0 {
-			r = name
-		}
-		if r != "" {
-			roots = append(roots, root{strings.TrimSuffix(r, "/") + "/", name})
-		}
-	}
+	roots, bottom := s.roots()
 	for i := range problems {
 		if problems[i].Layer != "" {
 			continue
@@ -440,6 +423,54 @@ func (s *Stack) Attribute(problems []Problem) {
 			problems[i].Layer = bottom
 		}
 	}
+}
+
+// layerRoot is the prefix the paths of a layer's problems start with.
+type layerRoot struct{ prefix, name string }
+
+// roots are the layers' roots as problems show them, and the bottom
+// layer's name.
+func (s *Stack) roots() ([]layerRoot, string) {
+	var roots []layerRoot
+	bottom := PublicLayer
+	for i, l := range s.layers {
+		name := PublicLayer
+		if info, _, err := ReadLayerInfo(l.FS); err == nil && info.Name != "" {
+			name = info.Name
+		}
+		if i == 0 {
+			bottom = name
+		}
+		r := l.Root
+		if r == "" && i > 0 {
+			r = name
+		}
+		if r != "" {
+			roots = append(roots, layerRoot{strings.TrimSuffix(r, "/") + "/", name})
+		}
+	}
+	return roots, bottom
+}
+
+// Roots maps each layer's name to the prefix its problems' paths start
+// with (none for a layer whose paths are its own), so a reader who is not
+// the operator is shown paths inside the layer, not the server's folders.
+func (s *Stack) Roots() map[string]string {
+	roots, _ := s.roots()
+	out := make(map[string]string, len(roots))
+	for _, r := range roots {
+		out[r.name] = r.prefix
+	}
+	return out
+}
+
+// InLayer is the path of a problem relative to its layer's folder, given
+// the roots of Stack.Roots.
+func (p Problem) InLayer(roots map[string]string) string {
+	if r := roots[p.Layer]; r != "" {
+		return strings.TrimPrefix(p.Path, r)
+	}
+	return p.Path
 }
 
 // Without returns the stack of s's layers (by place, bottom first) for

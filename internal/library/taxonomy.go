@@ -181,6 +181,10 @@ func (t *Taxonomy) clone() *Taxonomy {
 var termKeys = map[string]bool{"id": true, "aliases": true}
 
 func parseTaxonomy(base *Taxonomy, path, layer string, data []byte) (*Taxonomy, []Problem, error) {
+	if err := CheckYAML(data); err != nil {
+		p := BoundProblem(path, err)
+		return nil, []Problem{p}, errors.New(p.String())
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		p := yamlProblem(path, err, 0, "malformed YAML: ")

@@ -49,7 +49,11 @@ func LoadLayers(layers []library.Layer) (*Catalog, []library.Problem) {
 			shown := l.Show(name)
 			data, err := fs.ReadFile(l.FS, name)
 			if err != nil {
-				problems = append(problems, library.Problem{Path: shown, Msg: err.Error()})
+				problems = append(problems, library.Problem{Path: shown, Msg: library.ReadReason(err)})
+				continue
+			}
+			if err := library.CheckYAML(data); err != nil {
+				problems = append(problems, library.BoundProblem(shown, err))
 				continue
 			}
 			d := &decoder{path: shown}

@@ -164,13 +164,13 @@ func (s *Server) handleAPIProblems(w http.ResponseWriter, r *http.Request) error
 	}
 	out := []problem{}
 	for _, p := range c.Problems {
-		out = append(out, problem{p.Path, p.Line, p.Msg, p.Layer, p.Todo})
+		out = append(out, problem{p.InLayer(c.Roots), p.Line, p.Msg, p.Layer, p.Todo})
 	}
 	body := map[string]any{"hash": c.Hash, "problems": out}
 	if f := s.content.FailureFor(s.seesRestricted(r)); f != nil {
 		// The library on disk did not load: its problems are in the
 		// error, and what is listed is the library still served.
-		body["reload"] = reloadJSON(f)
+		body["reload"] = reloadJSON(f, c.Roots)
 	}
 	writeJSON(w, http.StatusOK, body)
 	return nil

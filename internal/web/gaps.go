@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"casebook/internal/access"
 	"casebook/internal/content"
 	"casebook/internal/gaps"
 	"casebook/internal/i18n"
@@ -62,25 +63,42 @@ func (s *Server) handleGapsUpload(w http.ResponseWriter, r *http.Request) error 
 	if s.gaps == nil {
 		return userError(http.StatusServiceUnavailable, "error.gaps_off")
 	}
+	// An inventory describes a cluster and costs memory and CPU to check:
+	// behind a sign-in proxy, the same people as may read the cluster.
+	if s.policy.Header != "" {
+		if err := s.requireTriageAccess(r); err != nil {
+			return err
+		}
+	}
 	pr := printer(r.Context())
 	p := templates.GapsPage{Chrome: s.chrome(c, pr.T("gaps.title"), "gaps", ""), Live: s.gaps.Live()}
-	// The caller pays for the time the file costs to parse and check
-	// (before the answer goes out, so the next request sees the debt), and
-	// no file may cost more than uploadBudget.
-	charge := s.charger(r)
+	// The upload's cost is reserved by its size before it is read, so
+	// concurrent uploads of one caller see each other, and at most
+	// access.MaxRunning of them run at once; the time the file took to
+	// parse and check is charged on top (before the answer goes out, so
+	// the next request sees the debt). No file may cost more than
+	// uploadBudget.
+	done, err := s.limiter.Reserve(caller(r), s.limiter.UploadCost(r.ContentLength))
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	charge := func() { done(access.CostOf(time.Since(start))) }
 	defer charge() // on the error paths
-	f, hdr, err := r.FormFile("inventory")
+	f, name, err := uploadedFile(r, "inventory")
 	if err != nil {
 		if tooLarge(err) {
 			return userError(http.StatusRequestEntityTooLarge, "error.inventory_too_large", "mib", strconv.Itoa(uploadLimit>>20))
 		}
 		return badRequestMsg("error.inventory_missing")
 	}
-	defer f.Close()
 	ctx, cancel := context.WithTimeout(r.Context(), uploadBudget)
 	defer cancel()
-	rep, err := s.gaps.RunFile(ctx, path.Base(hdr.Filename), f)
+	rep, err := s.gaps.RunFile(ctx, name, f)
 	charge()
+	if tooLarge(err) {
+		return userError(http.StatusRequestEntityTooLarge, "error.inventory_too_large", "mib", strconv.Itoa(uploadLimit>>20))
+	}
 	if err != nil {
 		p.Error = err.Error()
 		p.Catalogue = gapsCatalogue(r.Context(), pr, c)
@@ -88,6 +106,26 @@ func (s *Server) handleGapsUpload(w http.ResponseWriter, r *http.Request) error 
 	}
 	fillGapsPage(pr, &p, rep)
 	return render(r.Context(), w, http.StatusOK, templates.GapsView(p))
+}
+
+// uploadedFile is the file of the multipart form field, read as it
+// arrives: the form is not parsed whole first, so the file is never held in
+// memory or copied to disk before its decoder reads it. The file's base
+// name is returned beside.
+func uploadedFile(r *http.Request, field string) (io.Reader, string, error) {
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, "", err
+	}
+	for {
+		part, err := mr.NextPart()
+		if err != nil {
+			return nil, "", err
+		}
+		if part.FormName() == field && part.FileName() != "" {
+			return part, path.Base(part.FileName()), nil
+		}
+	}
 }
 
 // fillGapsPage turns a report into the page's view model: findings and

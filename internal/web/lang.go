@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"casebook/internal/i18n"
+	"casebook/internal/selection"
 	"casebook/web/templates"
 )
 
@@ -48,8 +49,22 @@ func (s *Server) withLang(next http.Handler) http.Handler {
 // alternatesOf is the request's URL in each language: the same path and
 // query with lang set, so switching keeps filters, the search, the page and
 // a wizard walk. hreflang wants absolute URLs, under base (Server.baseURL).
+// Only the parameters some page reads are kept, and only while the query
+// stays under maxAlternateQuery: every page carries these links, so a
+// request's junk must not be copied into it several times over.
 func alternatesOf(path, rawQuery, base string) templates.Alternates {
+	if len(rawQuery) > maxAlternateQuery {
+		rawQuery = ""
+	}
 	q, _ := url.ParseQuery(rawQuery)
+	for k := range q {
+		if !pageParams[k] {
+			delete(q, k)
+		}
+	}
+	if len(q.Encode()) > maxAlternateQuery {
+		q = nil
+	}
 	var a templates.Alternates
 	with := func(l string) string {
 		v := url.Values{}
@@ -73,3 +88,19 @@ func alternatesOf(path, rawQuery, base string) templates.Alternates {
 	a.Default = base + with("")
 	return a
 }
+
+// maxAlternateQuery bounds the query a language link carries; a longer
+// one (a shared wizard walk is a few KiB at most) is left off the link.
+const maxAlternateQuery = 8 << 10
+
+// pageParams are the query parameters some page reads: the filters, and
+// those of search, paging, the graph, the wizard and its shared links.
+var pageParams = func() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range append(selection.FilterParams, "q", "page", "per_page", "sort", "kind", "limit", "focus",
+		"tree", "route", "a", "t", "e", "z", "rec", "ask", "unsure", "symptom", "playbook", "text", "body", "cmd",
+		"pod", "namespace") {
+		m[p] = true
+	}
+	return m
+}()

@@ -100,15 +100,17 @@ func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 	out := map[string]any{"status": "ready", "hash": c.Hash, "incidents": c.Incidents,
 		"playbooks": c.Playbooks, "problems": len(c.Problems), "loaded_at": c.LoadedAt}
 	if f := s.content.FailureFor(false); f != nil {
-		out["reload"] = reloadJSON(f)
+		out["reload"] = reloadJSON(f, c.Roots)
 	}
 	writeJSON(w, http.StatusOK, out)
 }
 
 // reloadJSON describes a failing reload in /readyz and /api/problems.
-func reloadJSON(f *content.LoadFailure) map[string]any {
+// Problems show paths inside their layers (roots: Content.Roots).
+func reloadJSON(f *content.LoadFailure, roots map[string]string) map[string]any {
 	problems := []string{}
 	for _, p := range f.Problems {
+		p.Path = p.InLayer(roots)
 		problems = append(problems, p.String())
 	}
 	return map[string]any{"status": "failing", "error": f.Err, "failed_at": f.At, "failing_since": f.Since, "problems": problems}
