@@ -64,9 +64,10 @@ func max1(n int) int {
 }
 
 // yearChart stacks each year's incidents by term: one row per year, one
-// coloured segment per term, the year's incidents at the row's end.
+// coloured segment per term, the number of the year's incidents at the
+// row's end (segments may add up to more: see trends.YearChart).
 func yearChart(p *i18n.Printer, ch trends.YearChart, id, title, intro string) templates.Chart {
-	const rowH, barH, left, barW = 24, 18, 46, 330
+	const rowH, barH, left, barW = 24, 18, 46, 356
 	c := templates.Chart{ID: id, Title: title, Intro: intro, Width: chartWidth}
 	for i, s := range ch.Series {
 		c.Legend = append(c.Legend, templates.LegendEntry{Label: label(p, s), Colour: colour(i)})
@@ -104,7 +105,7 @@ func yearChart(p *i18n.Printer, ch trends.YearChart, id, title, intro string) te
 			x += w
 		}
 		if y.Incidents.Count > 0 {
-			c.Labels = append(c.Labels, templates.ChartLabel{X: x + 5, Y: top + 15, Text: p.N("count.incidents", y.Incidents.Count), Anchor: "start", Class: "small"})
+			c.Labels = append(c.Labels, templates.ChartLabel{X: x + 5, Y: top + 15, Text: p.Num(y.Incidents.Count), Anchor: "start", Class: "small"})
 		}
 		tr.Cells = append(tr.Cells, cell(p, y.Incidents))
 		c.Table.Rows = append(c.Table.Rows, tr)

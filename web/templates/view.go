@@ -137,6 +137,9 @@ type CommonLine struct {
 // data source of the interactive one.
 type GraphView struct {
 	DataURL string
+	// TermsOnly draws the terms without their cases until one is
+	// focused: the panel beside a long list.
+	TermsOnly bool
 	Groups  []GraphGroup
 	Nodes   int
 	Edges   int
