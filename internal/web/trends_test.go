@@ -97,8 +97,8 @@ func TestTrendsAPI(t *testing.T) {
 	}
 	getJSON(t, h, "/api/trends?domain=gpu", http.StatusOK, &all)
 	var one struct {
-		Chart     string          `json:"chart"`
-		Incidents int             `json:"incidents"`
+		Chart     string     `json:"chart"`
+		Incidents int        `json:"incidents"`
 		Factors   rawFactors `json:"factors"`
 	}
 	getJSON(t, h, "/api/trends/factors?domain=gpu", http.StatusOK, &one)

@@ -140,10 +140,10 @@ type GraphView struct {
 	// TermsOnly draws the terms without their cases until one is
 	// focused: the panel beside a long list.
 	TermsOnly bool
-	Groups  []GraphGroup
-	Nodes   int
-	Edges   int
-	Matrix  Matrix
+	Groups    []GraphGroup
+	Nodes     int
+	Edges     int
+	Matrix    Matrix
 }
 
 // Matrix is causes (rows) against symptoms (columns) with the number of
