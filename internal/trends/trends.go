@@ -72,15 +72,17 @@ type ComponentChart struct {
 // among the chart's components that year (1 is the most; 0 when it has
 // none that year).
 type ComponentRow struct {
-	Term
+	Term    string      `json:"term"`
+	Label   string      `json:"label"`
+	LabelKo string      `json:"label_ko,omitempty"`
 	Total   Count       `json:"total"`
 	PerYear []YearPlace `json:"per_year"`
 }
 
-// YearPlace is a component's count in one year and its place.
+// YearPlace is a component's incidents in one year and its place.
 type YearPlace struct {
-	Count
-	Place int `json:"place"`
+	Incidents Count `json:"incidents"`
+	Place     int   `json:"place"`
 }
 
 // FactorChart is the contributing factors seen at the most organisations.
@@ -92,8 +94,10 @@ type FactorChart struct {
 // Both numbers are of the same filter (Incidents.Query); Organizations is
 // how many organisations the library lists for it.
 type FactorRow struct {
-	Term
-	Organizations int   `json:"organizations"`
+	Term          string `json:"term"`
+	Label         string `json:"label"`
+	LabelKo       string `json:"label_ko,omitempty"`
+	Organizations int    `json:"organizations"`
 	Incidents     Count `json:"incidents"`
 }
 
@@ -270,9 +274,10 @@ func componentChart(tax *library.Taxonomy, f store.Filter, cases []store.Classif
 		}
 	}
 	for _, id := range top {
-		row := ComponentRow{Term: termOf(tax, facet, id), Total: count(total[id], narrowed(f, facet, id, 0)), PerYear: []YearPlace{}}
+		t := termOf(tax, facet, id)
+		row := ComponentRow{Term: id, Label: t.Label, LabelKo: t.LabelKo, Total: count(total[id], narrowed(f, facet, id, 0)), PerYear: []YearPlace{}}
 		for _, y := range last {
-			row.PerYear = append(row.PerYear, YearPlace{Count: count(per[y][id], narrowed(f, facet, id, y)), Place: places[y][id]})
+			row.PerYear = append(row.PerYear, YearPlace{Incidents: count(per[y][id], narrowed(f, facet, id, y)), Place: places[y][id]})
 		}
 		ch.Rows = append(ch.Rows, row)
 	}
@@ -315,7 +320,8 @@ func factorChart(tax *library.Taxonomy, f store.Filter, cases []store.Classified
 	}
 	ch := FactorChart{Rows: []FactorRow{}}
 	for _, id := range top {
-		ch.Rows = append(ch.Rows, FactorRow{Term: termOf(tax, facet, id), Organizations: len(orgs[id]),
+		t := termOf(tax, facet, id)
+		ch.Rows = append(ch.Rows, FactorRow{Term: id, Label: t.Label, LabelKo: t.LabelKo, Organizations: len(orgs[id]),
 			Incidents: count(incidents[id], narrowed(f, facet, id, 0))})
 	}
 	return ch

@@ -185,24 +185,24 @@ func TestCountsMatchTheLibrary(t *testing.T) {
 				}
 			}
 			for _, r := range rep.Components.Rows {
-				want, _ := withTerm(sel, w, library.FacetComponent, r.Term.Term, 0)
-				w.check(t, "component "+r.Term.Term, r.Total, want)
+				want, _ := withTerm(sel, w, library.FacetComponent, r.Term, 0)
+				w.check(t, "component "+r.Term, r.Total, want)
 				for i, y := range rep.Components.Years {
-					want, _ := withTerm(sel, w, library.FacetComponent, r.Term.Term, y)
-					w.check(t, "component "+r.Term.Term+" in "+itoa(y), r.PerYear[i].Count, want)
+					want, _ := withTerm(sel, w, library.FacetComponent, r.Term, y)
+					w.check(t, "component "+r.Term+" in "+itoa(y), r.PerYear[i].Incidents, want)
 					if (want == 0) != (r.PerYear[i].Place == 0) {
-						t.Errorf("component %s in %d: place %d with %d incidents", r.Term.Term, y, r.PerYear[i].Place, want)
+						t.Errorf("component %s in %d: place %d with %d incidents", r.Term, y, r.PerYear[i].Place, want)
 					}
 				}
 			}
 			for i, r := range rep.Factors.Rows {
-				want, orgs := withTerm(sel, w, library.FacetFactor, r.Term.Term, 0)
-				w.check(t, "factor "+r.Term.Term, r.Incidents, want)
+				want, orgs := withTerm(sel, w, library.FacetFactor, r.Term, 0)
+				w.check(t, "factor "+r.Term, r.Incidents, want)
 				if r.Organizations != len(orgs) {
-					t.Errorf("factor %s: %d organisations, oracle %d", r.Term.Term, r.Organizations, len(orgs))
+					t.Errorf("factor %s: %d organisations, oracle %d", r.Term, r.Organizations, len(orgs))
 				}
 				if i > 0 && rep.Factors.Rows[i-1].Organizations < r.Organizations {
-					t.Errorf("factor %s (%d organisations) ranked below one with fewer", r.Term.Term, r.Organizations)
+					t.Errorf("factor %s (%d organisations) ranked below one with fewer", r.Term, r.Organizations)
 				}
 			}
 		})
@@ -231,7 +231,7 @@ func TestComponentPlaces(t *testing.T) {
 		for _, r := range rep.Components.Rows {
 			if p := r.PerYear[i].Place; p > 0 {
 				places = append(places, p)
-				byPlace[p] = r.PerYear[i].Count.Count
+				byPlace[p] = r.PerYear[i].Incidents.Count
 			}
 		}
 		slices.Sort(places)

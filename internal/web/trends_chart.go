@@ -140,7 +140,7 @@ func componentChart(p *i18n.Printer, ch trends.ComponentChart) templates.Chart {
 	}
 	for row, r := range ch.Rows {
 		top := head + row*rowH
-		name := label(p, r.Term)
+		name := p.PickText(r.Label, r.LabelKo)
 		text, full := shorten(name, 30)
 		c.Labels = append(c.Labels, templates.ChartLabel{X: 0, Y: top + 14, Text: text, Anchor: "start", Title: full})
 		w := scale(r.Total.Count, most, barW)
@@ -150,17 +150,17 @@ func componentChart(p *i18n.Printer, ch trends.ComponentChart) templates.Chart {
 		tr := templates.ChartRow{Head: name, Cells: []templates.Link{cell(p, r.Total)}}
 		for i, yp := range r.PerYear {
 			year := strconv.Itoa(ch.Years[i])
-			if yp.Count.Count == 0 {
+			if yp.Incidents.Count == 0 {
 				c.Labels = append(c.Labels, templates.ChartLabel{X: colX(i) + colW/2, Y: top + 30, Text: "–", Anchor: "middle", Class: "small"})
 				tr.Cells = append(tr.Cells, templates.Link{Label: "–"})
 				continue
 			}
 			place := p.T("trends.place_short", "place", yp.Place) + movement(r.PerYear, i)
-			what := p.T("trends.place", "term", name, "year", year, "place", yp.Place, "count", p.N("count.incidents", yp.Count.Count))
+			what := p.T("trends.place", "term", name, "year", year, "place", yp.Place, "count", p.N("count.incidents", yp.Incidents.Count))
 			c.Marks = append(c.Marks, templates.Mark{X: colX(i) + 3, Y: top + 12, W: colW - 6, H: 26, Colour: "place",
-				Href: libraryHref(yp.Count), Title: what, Count: yp.Count.Count})
+				Href: libraryHref(yp.Incidents), Title: what, Count: yp.Incidents.Count})
 			c.Labels = append(c.Labels, templates.ChartLabel{X: colX(i) + colW/2, Y: top + 30, Text: place, Anchor: "middle"})
-			tr.Cells = append(tr.Cells, templates.Link{Label: p.T("trends.place_cell", "place", yp.Place, "count", yp.Count.Count), Href: libraryHref(yp.Count), Count: yp.Count.Count})
+			tr.Cells = append(tr.Cells, templates.Link{Label: p.T("trends.place_cell", "place", yp.Place, "count", yp.Incidents.Count), Href: libraryHref(yp.Incidents), Count: yp.Incidents.Count})
 		}
 		c.Table.Rows = append(c.Table.Rows, tr)
 	}
@@ -192,7 +192,7 @@ func factorChart(p *i18n.Printer, ch trends.FactorChart) templates.Chart {
 	c.Table.Head = []string{p.T("facet.factor"), p.T("trends.organizations"), p.T("trends.incidents")}
 	for row, r := range ch.Rows {
 		top := row * rowH
-		name := label(p, r.Term)
+		name := p.PickText(r.Label, r.LabelKo)
 		text, full := shorten(name, 44)
 		c.Labels = append(c.Labels, templates.ChartLabel{X: 0, Y: top + 14, Text: text, Anchor: "start", Title: full})
 		w := scale(r.Organizations, most, barW)
