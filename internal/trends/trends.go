@@ -98,7 +98,7 @@ type FactorRow struct {
 	Label         string `json:"label"`
 	LabelKo       string `json:"label_ko,omitempty"`
 	Organizations int    `json:"organizations"`
-	Incidents     Count `json:"incidents"`
+	Incidents     Count  `json:"incidents"`
 }
 
 // Sizes of the charts.
