@@ -46,7 +46,7 @@ func TestOpenAPIDocumentValid(t *testing.T) {
 				for _, e := range errs {
 					msgs = append(msgs, e.Message+": "+e.Reason)
 					for _, se := range e.SchemaValidationErrors {
-						msgs = append(msgs, "  "+se.Location+": "+se.Reason)
+						msgs = append(msgs, "  "+se.FieldPath+": "+se.Reason)
 					}
 				}
 				t.Errorf("valid = %v, want %v\n%s", ok, tt.valid, strings.Join(msgs, "\n"))

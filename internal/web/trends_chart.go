@@ -10,10 +10,11 @@ import (
 )
 
 // The charts are drawn in a view box chartWidth wide, which the page
-// scales to its column: at 390 px a unit is about 0.8 px, so the 13-unit
-// text stays readable.
+// scales to its column: on a 390 px phone a unit is about a pixel, so the
+// 13- and 14-unit text stays readable; wider screens draw it smaller
+// (app.css).
 const (
-	chartWidth = 440
+	chartWidth = 360
 	colours    = 10 // tc0…tc9 in app.css, each at least 4.5:1 against white and under white text
 )
 
@@ -38,14 +39,30 @@ func libraryHref(c trends.Count) string {
 
 func label(p *i18n.Printer, t trends.Term) string { return p.PickText(t.Label, t.LabelKo) }
 
-// shorten cuts a label to n characters, so it cannot run into the
-// columns beside it; the whole label is the text's title.
-func shorten(s string, n int) (string, string) {
-	if utf8.RuneCountInString(s) <= n {
+// shorten cuts a label to what fits in width units at 14 units a line
+// (Latin letters about half as wide as Hangul), so it cannot run into the
+// columns beside it; the whole label is then the text's title.
+func shorten(s string, width int) (string, string) {
+	wide := func(r rune) int {
+		if r < utf8.RuneSelf {
+			return 8
+		}
+		return 14
+	}
+	total := 0
+	for _, r := range s {
+		total += wide(r)
+	}
+	if total <= width {
 		return s, ""
 	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…", s
+	used := 14 // the ellipsis
+	for i, r := range s {
+		if used += wide(r); used > width {
+			return s[:i] + "…", s
+		}
+	}
+	return s, ""
 }
 
 // scale is the length of a bar of n when max fills width.
@@ -67,7 +84,7 @@ func max1(n int) int {
 // coloured segment per term, the number of the year's incidents at the
 // row's end (segments may add up to more: see trends.YearChart).
 func yearChart(p *i18n.Printer, ch trends.YearChart, id, title, intro string) templates.Chart {
-	const rowH, barH, left, barW = 24, 18, 46, 356
+	const rowH, barH, left, barW = 24, 18, 40, 290
 	c := templates.Chart{ID: id, Title: title, Intro: intro, Width: chartWidth}
 	for i, s := range ch.Series {
 		c.Legend = append(c.Legend, templates.LegendEntry{Label: label(p, s), Colour: colour(i)})
@@ -125,7 +142,7 @@ func cell(p *i18n.Printer, n trends.Count) templates.Link {
 // and beside each its place in each of the last three years, with an
 // arrow where it rose or fell.
 func componentChart(p *i18n.Printer, ch trends.ComponentChart) templates.Chart {
-	const rowH, head, barW, colW = 44, 22, 200, 48
+	const rowH, head, barW, colW = 44, 22, 140, 44
 	c := templates.Chart{ID: "components", Title: p.T("trends.components_title"), Intro: p.T("trends.components_intro"), Width: chartWidth}
 	most := 0
 	for _, r := range ch.Rows {
@@ -141,7 +158,7 @@ func componentChart(p *i18n.Printer, ch trends.ComponentChart) templates.Chart {
 	for row, r := range ch.Rows {
 		top := head + row*rowH
 		name := p.PickText(r.Label, r.LabelKo)
-		text, full := shorten(name, 30)
+		text, full := shorten(name, colX(0)-8)
 		c.Labels = append(c.Labels, templates.ChartLabel{X: 0, Y: top + 14, Text: text, Anchor: "start", Title: full})
 		w := scale(r.Total.Count, most, barW)
 		c.Marks = append(c.Marks, templates.Mark{X: 0, Y: top + 20, W: w, H: 16, Colour: "tc0",
@@ -159,7 +176,7 @@ func componentChart(p *i18n.Printer, ch trends.ComponentChart) templates.Chart {
 			what := p.T("trends.place", "term", name, "year", year, "place", yp.Place, "count", p.N("count.incidents", yp.Incidents.Count))
 			c.Marks = append(c.Marks, templates.Mark{X: colX(i) + 3, Y: top + 12, W: colW - 6, H: 26, Colour: "place",
 				Href: libraryHref(yp.Incidents), Title: what, Count: yp.Incidents.Count})
-			c.Labels = append(c.Labels, templates.ChartLabel{X: colX(i) + colW/2, Y: top + 30, Text: place, Anchor: "middle"})
+			c.Labels = append(c.Labels, templates.ChartLabel{X: colX(i) + colW/2, Y: top + 30, Text: place, Anchor: "middle", Class: "small"})
 			tr.Cells = append(tr.Cells, templates.Link{Label: p.T("trends.place_cell", "place", yp.Place, "count", yp.Incidents.Count), Href: libraryHref(yp.Incidents), Count: yp.Incidents.Count})
 		}
 		c.Table.Rows = append(c.Table.Rows, tr)
@@ -183,7 +200,7 @@ func movement(ps []trends.YearPlace, i int) string {
 // factorChart draws the contributing factors by the organisations that
 // reported them.
 func factorChart(p *i18n.Printer, ch trends.FactorChart) templates.Chart {
-	const rowH, barW = 44, 250
+	const rowH, barW = 44, 130
 	c := templates.Chart{ID: "factors", Title: p.T("trends.factors_title"), Intro: p.T("trends.factors_intro"), Width: chartWidth}
 	most := 0
 	for _, r := range ch.Rows {
@@ -193,7 +210,7 @@ func factorChart(p *i18n.Printer, ch trends.FactorChart) templates.Chart {
 	for row, r := range ch.Rows {
 		top := row * rowH
 		name := p.PickText(r.Label, r.LabelKo)
-		text, full := shorten(name, 44)
+		text, full := shorten(name, chartWidth)
 		c.Labels = append(c.Labels, templates.ChartLabel{X: 0, Y: top + 14, Text: text, Anchor: "start", Title: full})
 		w := scale(r.Organizations, most, barW)
 		orgs := p.N("trends.orgs", r.Organizations)

@@ -34,7 +34,7 @@ func TestTrends(t *testing.T) {
 		if loc := tb.location(); loc != bar.Href {
 			t.Errorf("the bar led to %s, want %s", loc, bar.Href)
 		}
-		if got := countText(tb.page().Count); !strings.HasSuffix(got, " of "+bar.Count) && got != "1–"+bar.Count+" of "+bar.Count {
+		if got := countText(tb.page().Count); !strings.Contains(got, " of "+bar.Count+" ") {
 			t.Errorf("the bar says %s incidents; the library shows %q", bar.Count, got)
 		}
 	})
