@@ -149,6 +149,8 @@ func invalidCalls(t *testing.T, cs *sdk.ClientSession) {
 		{"get_term", `{"id":"nvidia-device-plugn"}`, "nvidia-device-plugin"},
 		{"get_term", `{"facet":"colour","id":"gpu"}`, "facet"},
 		{"get_term", `{"id":""}`, "id"},
+		{"library_trends", `{"chart":"pie"}`, "chart"},
+		{"library_trends", `{"filters":{"domain":["gpus"]}}`, `"gpu"`},
 		{"get_playbook", `{"id":"pod-pending","lang":"fr"}`, "lang"},
 		{"classify_error", `{"text":"OOMKilled","lang":"jp"}`, "lang"},
 		{"triage_pod", `{"namespace":"Bad_NS","pod":"x"}`, "namespace"},

@@ -16,7 +16,7 @@ import (
 const gpuEvent = "0/3 nodes are available: 3 Insufficient nvidia.com/gpu."
 
 // allTools is sorted: clients list tools by name.
-var allTools = []string{"classify_error", "get_incident", "get_playbook", "get_term", "list_incidents", "search_incidents", "triage_pod", "vocab"}
+var allTools = []string{"classify_error", "get_incident", "get_playbook", "get_term", "library_trends", "list_incidents", "search_incidents", "triage_pod", "vocab"}
 
 // transports runs the suite over every way a client reaches the server:
 // streamable HTTP (as /mcp), newline-delimited JSON over pipes (as

@@ -37,6 +37,7 @@ func (t *tools) register(s *sdk.Server) {
 	add(s, t, incidentTool, t.incident)
 	add(s, t, playbookTool, t.playbook)
 	add(s, t, termTool, t.term)
+	add(s, t, trendsTool, t.trends)
 	if t.opts.Live.Enabled() {
 		add(s, t, podTool, t.pod)
 	}

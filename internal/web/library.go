@@ -1,6 +1,7 @@
 package web
 
 import (
+	"casebook/internal/graph"
 	"net/http"
 	"strconv"
 
@@ -16,6 +17,21 @@ const perPageDefault = 20
 func parseListFor(r *http.Request, c *content.Content) (listState, error) {
 	sel, err := selection.Parse(r.URL.Query(), c.Taxonomy, c.Orgs, c.LayerNames(), selection.Paging{DefaultPerPage: perPageDefault, MaxPerPage: 100})
 	return listState{Selection: sel, defaultPer: perPageDefault}, err
+}
+
+// sideGraphCases is the most cases the graph beside a list draws at once;
+// above it the panel shows the terms, and a focused term's cases. The
+// graph page always draws them all.
+const sideGraphCases = 60
+
+func caseCount(g graph.Graph) int {
+	n := 0
+	for _, nd := range g.Nodes {
+		if nd.Kind == "case" {
+			n++
+		}
+	}
+	return n
 }
 
 // handleLibrary is the faceted incident list: filters only, newest first.
@@ -41,10 +57,11 @@ func (s *Server) handleLibrary(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	_, gv, common, err := s.graphView(ctx, c, st, "", 0)
+	g, gv, common, err := s.graphView(ctx, c, st, "", 0)
 	if err != nil {
 		return err
 	}
+	gv.TermsOnly = caseCount(g) > sideGraphCases
 	pr := printer(ctx)
 	p := templates.LibraryPage{Chrome: s.chrome(c, pr.T("library.title"), "library", ""), Heading: pr.T("library.heading"),
 		Facets: append(sourceFacet(pr, c, st, counts, "/"), facetGroups(pr, c.Taxonomy, st, counts, "/")...), Pager: pager(st, total, "/"), Common: common, Graph: gv,

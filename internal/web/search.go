@@ -206,6 +206,7 @@ func resultGraph(p *i18n.Printer, tax *library.Taxonomy, st listState, res *sear
 	for _, kc := range res.Facets["kind"] {
 		if kc.Term == search.KindIncident {
 			gv.Nodes += kc.Count
+			gv.TermsOnly = kc.Count > sideGraphCases
 		}
 	}
 	for _, fp := range []struct {

@@ -49,6 +49,8 @@ var pageTypes = []pageType{
 	{name: "causes", path: "/causes"},
 	{name: "graph", path: "/graph"},
 	{name: "graph-focus", path: "/graph?focus=component:gpu-driver"},
+	{name: "trends", path: "/trends"},
+	{name: "trends-filtered", path: "/trends?domain=gpu&year=2024,2025,2026"},
 	{name: "terms", path: "/terms"},
 	{name: "term", path: "/terms/component/gpu-driver"},
 	{name: "triage", path: "/triage"},

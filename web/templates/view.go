@@ -137,10 +137,13 @@ type CommonLine struct {
 // data source of the interactive one.
 type GraphView struct {
 	DataURL string
-	Groups  []GraphGroup
-	Nodes   int
-	Edges   int
-	Matrix  Matrix
+	// TermsOnly draws the terms without their cases until one is
+	// focused: the panel beside a long list.
+	TermsOnly bool
+	Groups    []GraphGroup
+	Nodes     int
+	Edges     int
+	Matrix    Matrix
 }
 
 // Matrix is causes (rows) against symptoms (columns) with the number of

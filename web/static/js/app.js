@@ -56,12 +56,31 @@
     });
   }
 
+  // Beside a long list the panel draws the terms only, joined where they
+  // share cases, and adds a term's cases when it is focused: a few hundred
+  // case boxes make a cloud no one can read at that size.
+  var maxTermLinks = 300;
+
   function drawGraph(el, g) {
     var elements = [];
+    var termsOnly = el.dataset.termsOnly === "1";
+    var cases = {}, casesOf = {}, termsOf = {}, links = 0;
     (g.nodes || []).forEach(function (n) {
-      elements.push({ data: { id: n.id, label: (korean && n.label_ko) || n.label, kind: n.kind, count: n.count } });
+      var data = { id: n.id, label: (korean && n.label_ko) || n.label, kind: n.kind, count: n.count };
+      if (termsOnly && n.kind === "case") { cases[n.id] = data; return; }
+      elements.push({ data: data });
     });
     (g.edges || []).forEach(function (e, i) {
+      if (termsOnly) {
+        if (e.kind === "case") {
+          (casesOf[e.target] = casesOf[e.target] || []).push(e.source);
+          (termsOf[e.source] = termsOf[e.source] || []).push(e.target);
+        } else if (e.weight > 1 && links < maxTermLinks) {
+          links++; // the edges come heaviest first
+          elements.push({ data: { id: "e" + i, source: e.source, target: e.target, weight: e.weight, shared: 1 } });
+        }
+        return;
+      }
       if (e.kind !== "case") return; // the drawing shows case links; weights are in the data
       elements.push({ data: { id: "e" + i, source: e.source, target: e.target, weight: e.weight } });
     });
@@ -76,6 +95,7 @@
           width: function (n) { return 8 + Math.min(22, 3 * n.data("count")); }, height: function (n) { return 8 + Math.min(22, 3 * n.data("count")); } } },
         { selector: "node[kind = 'case']", style: { shape: "round-rectangle", "font-size": 10, "min-zoomed-font-size": 9, color: "#4b5563" } },
         { selector: "edge", style: { width: 1, "line-color": "#cbd2dc", "curve-style": "haystack" } },
+        { selector: "edge[shared]", style: { width: function (e) { return Math.min(5, 0.5 + e.data("weight") / 3); } } },
         { selector: ".faded", style: { opacity: 0.12 } },
         { selector: ".found", style: { "border-width": 3, "border-color": "#2563eb" } },
         { selector: "node:selected", style: { "border-width": 3, "border-color": "#f59e0b" } }
@@ -89,10 +109,24 @@
     // causes go with GPU driver?"); a case lights up its terms.
     function hoodOf(n) {
       if (n.data("kind") === "case") return n.closedNeighborhood();
-      var cases = n.neighborhood("node");
-      return n.closedNeighborhood().union(cases.closedNeighborhood());
+      var cases = n.neighborhood("node[kind = 'case']");
+      return n.union(cases.closedNeighborhood());
+    }
+    // The cases drawn for the focused term when the panel shows terms only.
+    var shown = cy.collection();
+    function showCases(n) {
+      if (!termsOnly || n.data("kind") === "case") return;
+      cy.remove(shown);
+      var ids = casesOf[n.id()] || [], p = n.position(), r = Math.min(160, 50 + 6 * ids.length), add = [];
+      ids.forEach(function (id, i) {
+        var a = 2 * Math.PI * i / ids.length;
+        add.push({ group: "nodes", data: cases[id], position: { x: p.x + r * Math.cos(a), y: p.y + r * Math.sin(a) } });
+        (termsOf[id] || []).forEach(function (t) { add.push({ group: "edges", data: { id: id + ">" + t, source: id, target: t } }); });
+      });
+      shown = cy.add(add);
     }
     function focus(n, zoom) {
+      showCases(n);
       var hood = hoodOf(n);
       cy.elements().addClass("faded");
       hood.removeClass("faded");
@@ -140,6 +174,7 @@
     });
     cy.on("tap", function (evt) {
       if (evt.target !== cy) return;
+      cy.remove(shown);
       cy.elements().removeClass("faded");
       cy.nodes(":selected").unselect();
       delete el.dataset.selected;
