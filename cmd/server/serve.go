@@ -114,7 +114,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 func (a *app) serve(ctx context.Context, ln net.Listener) error {
 	errc := make(chan error, 1)
 	go func() { errc <- a.http.Serve(ln) }()
-	a.log.Info("casebook listening", "addr", "http://"+ln.Addr().String(), "data", a.cfg.Data, "library", libraryName(a.cfg))
+	v := content.DataVersions()
+	a.log.Info("casebook listening", "addr", "http://"+ln.Addr().String(), "data", a.cfg.Data, "library", libraryName(a.cfg),
+		"read_model_version", v["read_model"], "index_version", v["index"], "snapshot_version", v["snapshot"])
 	// Watching starts before the load, so a change written during it (or
 	// the moment the server turns ready) is not missed.
 	wctx, stopWatching := context.WithCancel(ctx)
