@@ -75,8 +75,8 @@ func TestTwoReplicasFollowTheLibraryUnderLoad(t *testing.T) {
 	time.Sleep(2 * time.Second)
 
 	run := load.stop(t)
-	t.Logf("load: %d requests (%v), %d failed, %.0f req/s, p99 %v; balancer: %d unreachable, %d with no ready replica; per replica %d and %d",
-		run.Requests, run.Status, run.Errors, run.RPS, run.Latency.P99, lb.failed.Load(), lb.unready.Load(),
+	t.Logf("load: %d requests in %s (%v), %d failed, %.0f req/s, p99 %v; balancer: %d unreachable, %d with no ready replica; per replica %d and %d",
+		run.Requests, run.Elapsed.Round(time.Second), run.Status, run.Errors, run.RPS, run.Latency.P99, lb.failed.Load(), lb.unready.Load(),
 		lb.backends[0].served.Load(), lb.backends[1].served.Load())
 	if run.Errors > 0 || lb.failed.Load() > 0 || lb.unready.Load() > 0 {
 		t.Errorf("%d of %d requests failed (status %v)", run.Errors, run.Requests, run.Status)

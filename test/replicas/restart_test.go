@@ -64,8 +64,8 @@ func TestSIGTERMUnderLoad(t *testing.T) {
 	}
 	time.Sleep(time.Second)
 	run := load.stop(t)
-	t.Logf("SIGTERM: exited after %s (grace %s); load %d requests (%v), %d failed; balancer %d unreachable, %d with no ready replica; replica A served %d before the signal",
-		exited.Round(time.Millisecond), grace, run.Requests, run.Status, run.Errors, lb.failed.Load(), lb.unready.Load(), servedBefore)
+	t.Logf("SIGTERM: exited after %s (grace %s); load %d requests in %s (%v), %d failed; balancer %d unreachable, %d with no ready replica; replica A served %d before the signal",
+		exited.Round(time.Millisecond), grace, run.Requests, run.Elapsed.Round(time.Second), run.Status, run.Errors, lb.failed.Load(), lb.unready.Load(), servedBefore)
 	if servedBefore == 0 {
 		t.Error("replica A got no traffic before the signal")
 	}
