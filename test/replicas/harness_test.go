@@ -345,14 +345,19 @@ type loadRun struct {
 }
 
 // startLoad drives the benchmark's load generator at base with clients
-// concurrent clients until stop is called (at most limit).
-func startLoad(base string, clients int, limit time.Duration) *loadRun {
+// concurrent clients until stop is called (at most limit), or the test
+// ends.
+func startLoad(t *testing.T, base string, clients int, limit time.Duration) *loadRun {
 	ctx, cancel := context.WithCancel(context.Background())
 	l := &loadRun{cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(l.done)
 		l.run, l.err = bench.Load(ctx, "replicas", base, loadPaths(), bench.LoadSpec{Clients: clients, Duration: limit})
 	}()
+	t.Cleanup(func() {
+		cancel()
+		<-l.done
+	})
 	return l
 }
 

@@ -33,7 +33,7 @@ func TestTwoReplicasFollowTheLibraryUnderLoad(t *testing.T) {
 	lb := newBalancer(t, a.Addr, b.Addr)
 
 	first := sameVersion(t, replicas, "", "the first commit")
-	load := startLoad(lb.srv.URL, 8, 5*time.Minute)
+	load := startLoad(t, lb.srv.URL, 8, 5*time.Minute)
 	time.Sleep(3 * time.Second)
 
 	// Commit 2 adds TEAM-0002: both replicas reach a new version that has it.

@@ -31,7 +31,7 @@ func TestSIGTERMUnderLoad(t *testing.T) {
 	a := startReplica(t, bin, gs.layer(), dataA, stopping...)
 	b := startReplica(t, bin, gs.layer(), t.TempDir(), stopping...)
 	lb := newBalancer(t, a.Addr, b.Addr)
-	load := startLoad(lb.srv.URL, 8, 5*time.Minute)
+	load := startLoad(t, lb.srv.URL, 8, 5*time.Minute)
 	time.Sleep(3 * time.Second)
 
 	servedBefore := lb.backends[0].served.Load()
