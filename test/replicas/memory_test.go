@@ -37,8 +37,12 @@ func TestServerStaysInsideItsMemoryLimit(t *testing.T) {
 			}
 			cg := newCgroup(t, limit)
 			lib := generate(t, n)
-			s := startWith(t, bench.Launch{Bin: bin, Data: t.TempDir(), Wrap: cg.wrap(),
-				Args: []string{"--library", lib, "--memory-limit", "auto"}})
+			s, err := bench.Launch{Bin: bin, Data: t.TempDir(), Wrap: cg.wrap(),
+				Args: []string{"--library", lib, "--memory-limit", "auto"}}.Start(context.Background(), startBound)
+			if err != nil {
+				t.Fatalf("%v\ncgroup OOM kills: %d", err, cg.oomKills())
+			}
+			t.Cleanup(func() { s.Stop() })
 			loaded, _ := bench.ReadMem(s.Pid())
 			want := int64(float64(limit) * 0.8)
 			if s.Start.MemorySource != "cgroup" || abs(s.Start.MemoryLimit-want) > 1<<20 {

@@ -52,6 +52,7 @@ func TestSIGTERMUnderLoad(t *testing.T) {
 		if time.Since(term) > grace {
 			t.Fatalf("/readyz still %d %q %s after SIGTERM", r.code, r.Status, grace)
 		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	select {
 	case <-a.Exited():
