@@ -37,7 +37,7 @@ const (
 	// reloadBound is from a symlink swap to both replicas serving what the
 	// new commit holds (the watcher reloads within a second of the swap;
 	// the reload itself is a cold build of the read models).
-	reloadBound = 90 * time.Second
+	reloadBound = 2 * time.Minute
 	// probeEvery is how often the balancer asks each replica's /readyz,
 	// as a Service's endpoints follow readiness.
 	probeEvery = 100 * time.Millisecond
