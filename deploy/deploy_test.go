@@ -411,3 +411,49 @@ func mustRead(t *testing.T, p string) []byte {
 	}
 	return b
 }
+
+// A pod's stop fits its grace period: on SIGTERM /readyz answers 503 for
+// shutdownDelay while the server still serves, then the requests in
+// flight get shutdownTimeout, all before the kubelet kills the container
+// at terminationGracePeriodSeconds. The plain manifest says the same.
+// test/replicas (TestSIGTERMUnderLoad) runs the server with these values.
+func TestChartShutdownFitsTheGracePeriod(t *testing.T) {
+	b, err := os.ReadFile("helm/casebook/values.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		ShutdownDelay   string `yaml:"shutdownDelay"`
+		ShutdownTimeout string `yaml:"shutdownTimeout"`
+		Grace           int    `yaml:"terminationGracePeriodSeconds"`
+	}
+	if err := yaml.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	delay, err1 := time.ParseDuration(v.ShutdownDelay)
+	timeout, err2 := time.ParseDuration(v.ShutdownTimeout)
+	if err1 != nil || err2 != nil || delay <= 0 {
+		t.Fatalf("shutdownDelay %q, shutdownTimeout %q: want durations, the delay above 0", v.ShutdownDelay, v.ShutdownTimeout)
+	}
+	if grace := time.Duration(v.Grace) * time.Second; delay+timeout >= grace {
+		t.Errorf("shutdownDelay %s + shutdownTimeout %s do not fit terminationGracePeriodSeconds %s", delay, timeout, grace)
+	}
+	want := []string{fmt.Sprintf("terminationGracePeriodSeconds: %d", v.Grace),
+		fmt.Sprintf(`{name: CASEBOOK_SHUTDOWN_DELAY, value: "%s"}`, v.ShutdownDelay),
+		fmt.Sprintf(`{name: CASEBOOK_SHUTDOWN_TIMEOUT, value: "%s"}`, v.ShutdownTimeout)}
+	plain, err := os.ReadFile("kubernetes/casebook.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range want {
+		if !strings.Contains(string(plain), w) {
+			t.Errorf("kubernetes/casebook.yaml lacks %q", w)
+		}
+	}
+	out := string(render(t, helmBinary(t), nil))
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("rendered chart lacks %q", w)
+		}
+	}
+}

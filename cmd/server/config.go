@@ -29,6 +29,7 @@ type config struct {
 	LogLevel        string
 	Dev             bool
 	ShutdownTimeout time.Duration
+	ShutdownDelay   time.Duration
 	AuthHeader      string
 	AllowUsers      string
 	AllowDomains    string
@@ -156,7 +157,10 @@ func parseServeConfig(args []string, getenv func(string) string, stderr io.Write
 	memoryFlag(fs, &memLimit)
 	var defaultLang string
 	fs.str(&defaultLang, "default-lang", "en", "language of pages for a browser that names neither en nor ko and has not chosen one: en or ko")
-	if err := fs.duration(&c.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to wait for requests in flight on SIGTERM"); err != nil {
+	if err := fs.duration(&c.ShutdownDelay, "shutdown-delay", 0, "on SIGTERM, how long to keep serving with /readyz at 503 before closing the listener, so load balancers stop sending requests first (the chart sets 5s)"); err != nil {
+		return c, err
+	}
+	if err := fs.duration(&c.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "how long to wait for requests in flight on SIGTERM, after --shutdown-delay"); err != nil {
 		return c, err
 	}
 	fs.Usage = func() {

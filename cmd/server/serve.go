@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"casebook/internal/access"
@@ -45,6 +46,8 @@ type app struct {
 	live    *live.Service
 	gaps    viewGaps
 	drills  *drill.Service
+	// draining is set on SIGTERM: /readyz answers 503 from then on.
+	draining atomic.Bool
 }
 
 func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
@@ -80,7 +83,8 @@ func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
 	handler := web.New(web.Deps{Content: loader, Log: log, Static: staticFS, Version: version(), Metrics: m, Extensions: extensions(a),
 		Policy: a.policy, Limiter: a.limiter, Live: a.live, Gaps: a.gaps, DefaultLang: cfg.DefaultLang, Drills: a.drills,
 		Hosts:     web.HostPolicy{Names: allowedHosts(cfg), Flag: "--allowed-hosts (CASEBOOK_ALLOWED_HOSTS)", Proxies: proxies},
-		PublicURL: publicURL})
+		PublicURL: publicURL,
+		Draining:  a.draining.Load})
 	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	return a, nil
@@ -112,7 +116,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 func (a *app) serve(ctx context.Context, ln net.Listener) error {
 	errc := make(chan error, 1)
 	go func() { errc <- a.http.Serve(ln) }()
-	a.log.Info("casebook listening", "addr", "http://"+ln.Addr().String(), "data", a.cfg.Data, "library", libraryName(a.cfg))
+	v := content.DataVersions()
+	a.log.Info("casebook listening", "addr", "http://"+ln.Addr().String(), "data", a.cfg.Data, "library", libraryName(a.cfg),
+		"read_model_version", v["read_model"], "index_version", v["index"], "snapshot_version", v["snapshot"])
 	// Watching starts before the load, so a change written during it (or
 	// the moment the server turns ready) is not missed.
 	wctx, stopWatching := context.WithCancel(ctx)
@@ -127,6 +133,7 @@ func (a *app) serve(ctx context.Context, ln net.Listener) error {
 		return err
 	case <-ctx.Done():
 	}
+	a.drain()
 	a.log.Info("shutting down", "timeout", a.cfg.ShutdownTimeout)
 	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)
 	defer cancel()
@@ -136,6 +143,22 @@ func (a *app) serve(ctx context.Context, ln net.Listener) error {
 		return err
 	}
 	return nil
+}
+
+// drain turns the replica unready and keeps serving for --shutdown-delay
+// before the listener closes. A Service learns that a pod is terminating
+// (or unready) a moment after the pod does: requests routed to it in that
+// moment would otherwise find the port closed. Keep-alives end, so clients
+// holding a connection open to this replica make their next request on a
+// new one, which the Service sends elsewhere.
+func (a *app) drain() {
+	a.draining.Store(true)
+	if a.cfg.ShutdownDelay <= 0 {
+		return
+	}
+	a.log.Info("draining: /readyz answers 503", "delay", a.cfg.ShutdownDelay)
+	a.http.SetKeepAlivesEnabled(false)
+	time.Sleep(a.cfg.ShutdownDelay)
 }
 
 // version is set at build time with -ldflags "-X main.buildVersion=…".

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -28,7 +29,9 @@ type Server struct {
 	mu    sync.Mutex
 	tail  []string // last log lines, for errors
 	lines int
-	done  chan error
+	// exited is closed when the process has ended, with waitErr set.
+	exited  chan struct{}
+	waitErr error
 	// stop makes Stop safe to call twice.
 	stop    sync.Once
 	stopErr error
@@ -45,6 +48,10 @@ type StartRun struct {
 	Mem       Mem           `json:"mem"`       // at ready
 	LoadAvg   float64       `json:"load_avg"`  // machine load when it started
 	Incidents int           `json:"incidents"` // as loaded
+	// MemoryLimit is the Go memory limit the start log names (0: none),
+	// and MemorySource where it came from (flag, cgroup, GOMEMLIMIT, none).
+	MemoryLimit  int64  `json:"memory_limit"`
+	MemorySource string `json:"memory_source"`
 }
 
 // logLine holds the fields of the server's JSON log lines that matter here.
@@ -56,6 +63,8 @@ type logLine struct {
 	Reused    bool    `json:"reused"`
 	Incidents int     `json:"incidents"`
 	Err       string  `json:"err"`
+	Bytes     int64   `json:"bytes"`  // memory limit
+	Source    string  `json:"source"` // memory limit
 }
 
 // benchRateLimit is the server's --rate-limit under the benchmark. Every
@@ -67,22 +76,45 @@ const benchRateLimit = 100_000_000
 // StartServer runs bin serve on libDir with dataDir and waits until the
 // library is loaded (at most timeout).
 func StartServer(ctx context.Context, bin, libDir, dataDir string, env []string, timeout time.Duration) (*Server, error) {
-	cmd := exec.Command(bin, "serve", "--library", libDir, "--data", dataDir, "--addr", "127.0.0.1:0",
-		"--log-format", "json", "--log-level", "info", "--rate-limit", fmt.Sprint(benchRateLimit))
-	cmd.Env = append(os.Environ(), env...)
+	return Launch{Bin: bin, Args: []string{"--library", libDir}, Data: dataDir, Env: env}.Start(ctx, timeout)
+}
+
+// Launch says how to start a server process: the binary, its data folder,
+// the serve flags beyond those every start has (the library's layers,
+// shutdown settings), extra environment, and a command to run it under
+// (one that puts it in a cgroup), if any.
+type Launch struct {
+	Bin  string
+	Data string
+	Args []string
+	Env  []string
+	Wrap []string
+}
+
+// Start runs the server and waits until the library is loaded (at most
+// timeout). It listens on a free loopback port and logs JSON.
+func (l Launch) Start(ctx context.Context, timeout time.Duration) (*Server, error) {
+	args := append([]string{"serve", "--data", l.Data, "--addr", "127.0.0.1:0",
+		"--log-format", "json", "--log-level", "info", "--rate-limit", fmt.Sprint(benchRateLimit)}, l.Args...)
+	argv := append(append(slices.Clone(l.Wrap), l.Bin), args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), l.Env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cmd: cmd, done: make(chan error, 1)}
+	s := &Server{cmd: cmd, exited: make(chan struct{})}
 	s.Start.LoadAvg = LoadAvg()
 	begin := time.Now()
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %w", bin, err)
+		return nil, fmt.Errorf("start %s: %w", l.Bin, err)
 	}
 	events := make(chan logLine, 256)
 	go s.readLogs(stderr, events)
-	go func() { s.done <- cmd.Wait() }()
+	go func() {
+		s.waitErr = cmd.Wait()
+		close(s.exited)
+	}()
 
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
@@ -92,6 +124,8 @@ func StartServer(ctx context.Context, bin, libDir, dataDir string, env []string,
 			switch ev.Msg {
 			case "casebook listening":
 				s.Addr = ev.Addr
+			case "memory limit":
+				s.Start.MemoryLimit, s.Start.MemorySource = ev.Bytes, ev.Source
 			case "search index ready":
 				s.Start.Index, s.Start.Reused = time.Duration(ev.Took), ev.Reused
 			case "library loaded":
@@ -105,8 +139,8 @@ func StartServer(ctx context.Context, bin, libDir, dataDir string, env []string,
 				}
 				return s, nil
 			}
-		case err := <-s.done:
-			return nil, fmt.Errorf("server exited before loading (%v):\n%s", err, s.lastLines())
+		case <-s.exited:
+			return nil, fmt.Errorf("server exited before loading (%v):\n%s", s.waitErr, s.lastLines())
 		case <-deadline.C:
 			s.Stop()
 			return nil, fmt.Errorf("server not loaded after %s:\n%s", timeout, s.lastLines())
@@ -153,16 +187,32 @@ func (s *Server) lastLines() string {
 // Pid is the server's process id.
 func (s *Server) Pid() int { return s.cmd.Process.Pid }
 
+// Signal sends sig to the server (SIGTERM: it drains, then exits).
+func (s *Server) Signal(sig os.Signal) error { return s.cmd.Process.Signal(sig) }
+
+// Exited is closed when the process has ended; Wait then says how.
+func (s *Server) Exited() <-chan struct{} { return s.exited }
+
+// Wait waits for the process to end and returns how it ended.
+func (s *Server) Wait() error {
+	<-s.exited
+	return s.waitErr
+}
+
+// Logs are the last lines the server wrote, for a failure's message.
+func (s *Server) Logs() string { return s.lastLines() }
+
 // Stop ends the server with SIGTERM, then SIGKILL after ten seconds.
 func (s *Server) Stop() error {
 	s.stop.Do(func() {
 		_ = s.cmd.Process.Signal(syscall.SIGTERM)
 		select {
-		case s.stopErr = <-s.done:
+		case <-s.exited:
 		case <-time.After(10 * time.Second):
 			_ = s.cmd.Process.Kill()
-			s.stopErr = <-s.done
+			<-s.exited
 		}
+		s.stopErr = s.waitErr
 	})
 	return s.stopErr
 }

@@ -42,6 +42,12 @@ type Input struct {
 	Taxonomy *library.Taxonomy
 }
 
+// Placeholder is the id of a write-up drafted with no team layer loaded:
+// the public library's next number would claim an id in a numbering that
+// is not the team's. "casebook new incident --layer DIR" in the team's own
+// layer gives the real one.
+const Placeholder = "TEAM-XXXX"
+
 // NextID is the layer's next free incident id: one above the highest
 // number among ids (file names or ids of the layer), from 1.
 func NextID(layer library.LayerInfo, ids []string) string {
@@ -92,7 +98,12 @@ func Markdown(in Input) string {
 	if o != nil {
 		from = "the Casebook triage wizard (route " + o.Route + ")"
 	}
-	fmt.Fprintf(&b, "---\n# Draft for layer %s from %s, %s.\n", in.Layer.Name, from, day)
+	if in.ID == Placeholder {
+		fmt.Fprintf(&b, "---\n# Draft from %s, %s. No team layer is loaded, so its id is a placeholder:\n", from, day)
+		b.WriteString("# start your team's layer (a folder with layer.yaml, docs/layers.md) and number it with casebook new incident --layer DIR.\n")
+	} else {
+		fmt.Fprintf(&b, "---\n# Draft for layer %s from %s, %s.\n", in.Layer.Name, from, day)
+	}
 	b.WriteString("# Fill in every TODO: casebook lint lists each one until none is left.\n")
 	fmt.Fprintf(&b, "id: %s\n", in.ID)
 	if in.Title != "" {
@@ -261,6 +272,14 @@ func domainsOf(o *triage.Outcome) []string {
 // downloaded is where the browser saved the file ("" when the CLI wrote it
 // in place).
 func Commands(in Input, downloaded string) []string {
+	if in.ID == Placeholder {
+		cmd := "casebook new incident --layer DIR"
+		if in.Outcome != nil {
+			cmd += " --route " + in.Outcome.Route
+		}
+		return []string{"mkdir -p DIR/incidents; $EDITOR DIR/layer.yaml   # name, prefix: docs/layers.md",
+			cmd + "   # the layer's first id; copy the draft's text into the file it writes"}
+	}
 	p := Path(in)
 	branch := "incident/" + strings.ToLower(in.ID)
 	var out []string

@@ -22,6 +22,10 @@ import (
 // change bodyLayout with pack.
 var snapshotVersion = bodyLayout + ":" + typeFingerprint(reflect.TypeFor[Incident](), reflect.TypeFor[Playbook](), reflect.TypeFor[LayerInfo]())
 
+// SnapshotVersion is the version a snapshot is written with and read at,
+// for content.DataVersions.
+func SnapshotVersion() string { return snapshotVersion }
+
 // bodyLayout names the layout pack writes (framing, compression, checksum)
 // and where a snapshot keeps it (body3: a bodies file beside the gob).
 const bodyLayout = "body3"

@@ -84,10 +84,10 @@ const (
 // segment mapped at once).
 const builderBatch = 125
 
-// schemaVersion names the layout of the index (mapping and manifest). A
+// SchemaVersion names the layout of the index (mapping and manifest). A
 // change to either must bump it, so that an index written by an older
 // Casebook is rebuilt rather than misread.
-const schemaVersion = 10
+const SchemaVersion = 10
 
 // DirName is the directory, under the data folder, of the index of the
 // library with this content hash.
@@ -95,7 +95,7 @@ func DirName(hash string) string {
 	if len(hash) > 16 {
 		hash = hash[:16]
 	}
-	return fmt.Sprintf("%sv%d-%s", dirPrefix, schemaVersion, hash)
+	return fmt.Sprintf("%sv%d-%s", dirPrefix, SchemaVersion, hash)
 }
 
 // Open returns the index of lib under dir (the data folder), reusing the

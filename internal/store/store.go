@@ -140,9 +140,9 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	return nil
 }
 
-// schemaVersion is the number of migrations this build knows; a database
+// SchemaVersion is the number of migrations this build knows; a database
 // built by another version is rebuilt rather than trusted.
-func schemaVersion() int {
+func SchemaVersion() int {
 	names, _ := fs.Glob(migrations.FS, "*.sql")
 	return len(names)
 }
@@ -230,8 +230,8 @@ func (s *Store) verify(ctx context.Context, check bool) error {
 	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations`).Scan(&n); err != nil {
 		return err
 	}
-	if n != schemaVersion() {
-		return fmt.Errorf("schema version %d, want %d", n, schemaVersion())
+	if n != SchemaVersion() {
+		return fmt.Errorf("schema version %d, want %d", n, SchemaVersion())
 	}
 	var h, complete string
 	if err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'content_hash'`).Scan(&h); err != nil {

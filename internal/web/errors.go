@@ -149,6 +149,7 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
 func (s *Server) adapt(h handlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		r = s.pin(w, r)
 		err := h(w, r)
 		if err == nil {
 			return
@@ -170,7 +171,7 @@ func (s *Server) adapt(h handlerFunc) http.HandlerFunc {
 		if status == http.StatusNotFound {
 			nf = notFoundHelp(pr, r.URL.Path)
 		}
-		c := s.content.CurrentFor(s.seesRestricted(r))
+		c, _ := s.current(r)
 		_ = render(r.Context(), w, status, templates.ErrorPage(s.chrome(c, statusTitle(pr, status), "", ""), status, msg.In(pr), nf))
 	}
 }

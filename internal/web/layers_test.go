@@ -15,6 +15,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"casebook/internal/content"
+	"casebook/internal/draft"
 	"casebook/internal/library"
 	"casebook/internal/web"
 )
@@ -276,5 +277,47 @@ func TestWriteupBecomesTeamIncident(t *testing.T) {
 	}
 	if rec := get(t, h, href+"&layer=nope"); rec.Code != http.StatusBadRequest {
 		t.Errorf("unknown layer: %d, want 400", rec.Code)
+	}
+}
+
+// With no team layer loaded, the wizard's write-up claims no id of the
+// public library's numbering: the draft and the page carry the placeholder
+// and say how to start a layer, which numbers it.
+func TestWriteupWithoutTeamLayer(t *testing.T) {
+	h := newHandler(t)
+	target := "/triage"
+	var doc *goquery.Document
+	for step := 0; ; step++ {
+		doc = pageDoc(t, h, target)
+		if doc.Find(`[data-testid="outcome"]`).Length() > 0 {
+			break
+		}
+		next, ok := doc.Find(`[data-testid="answer"]`).First().Attr("href")
+		if !ok || step > 15 {
+			t.Fatalf("no outcome after %d answers at %s", step, target)
+		}
+		target = next
+	}
+	note := doc.Find(`[data-testid="writeup-no-layer"]`).Text()
+	if !strings.Contains(note, draft.Placeholder) || !strings.Contains(note, "docs/layers.md") {
+		t.Errorf("no-layer note = %q, want the placeholder and docs/layers.md", note)
+	}
+	if doc.Find(`[data-testid="writeup-file"]`).Length() != 0 {
+		t.Error("the page names a file of the public library for a team's write-up")
+	}
+	if cmds := doc.Find(`[data-testid="writeup-commands"]`).Text(); !strings.Contains(cmds, "casebook new incident --layer DIR") {
+		t.Errorf("commands do not start a layer:\n%s", cmds)
+	}
+	href, _ := doc.Find(`[data-testid="writeup"]`).Attr("href")
+	rec := get(t, h, href)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET %s: %d", href, rec.Code)
+	}
+	md := rec.Body.String()
+	if !strings.Contains(md, "\nid: "+draft.Placeholder+"\n") || strings.Contains(md, "\nid: IL-") {
+		t.Errorf("draft's id is not the placeholder:\n%.400s", md)
+	}
+	if !strings.Contains(md, "casebook new incident --layer DIR") {
+		t.Errorf("draft does not say how to number it:\n%.400s", md)
 	}
 }

@@ -94,18 +94,26 @@ func (s *Server) handleHealthz(w http.ResponseWriter, r *http.Request) {
 //
 // Probes come without an identity, so they see the library without the
 // restricted layers: its hash and counts.
+//
+// Once the process is shutting down it answers 503 "draining", still naming
+// the library, while the requests in flight finish.
 func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 	c := s.content.CurrentFor(false)
 	if c == nil {
 		http.Error(w, "library not loaded", http.StatusServiceUnavailable)
 		return
 	}
-	out := map[string]any{"status": "ready", "hash": c.Hash, "incidents": c.Incidents,
+	w.Header().Set(LibraryVersionHeader, c.Hash)
+	status, code := "ready", http.StatusOK
+	if s.draining() {
+		status, code = "draining", http.StatusServiceUnavailable
+	}
+	out := map[string]any{"status": status, "hash": c.Hash, "incidents": c.Incidents,
 		"playbooks": c.Playbooks, "problems": len(c.Problems), "loaded_at": c.LoadedAt}
 	if f := s.content.FailureFor(false); f != nil {
 		out["reload"] = reloadJSON(f, c.Roots)
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, code, out)
 }
 
 // reloadJSON describes a failing reload in /readyz and /api/problems.

@@ -63,6 +63,10 @@ type Deps struct {
 	// Drills holds the library's drills for /drills; nil turns the pages
 	// off with a 503.
 	Drills Drills
+	// Draining reports that the process is shutting down: /readyz then
+	// answers 503 so a Service stops sending it requests while those in
+	// flight finish. nil never drains.
+	Draining func() bool
 }
 
 // Server holds what handlers share.
@@ -82,6 +86,7 @@ type Server struct {
 	// searchGraphs holds the graphs of recent search results.
 	searchGraphs searchGraphs
 	defaultLang  i18n.Lang
+	draining     func() bool
 }
 
 // New returns the portal's handler.
@@ -95,7 +100,10 @@ func New(d Deps) http.Handler {
 	}
 	s := &Server{content: d.Content, log: d.Log, assets: static.NewAssets(fsys), version: d.Version, metrics: d.Metrics,
 		policy: d.Policy, limiter: d.Limiter, live: d.Live, gaps: d.Gaps, hosts: d.Hosts, publicURL: d.PublicURL, drills: d.Drills,
-		defaultLang: d.DefaultLang}
+		defaultLang: d.DefaultLang, draining: d.Draining}
+	if s.draining == nil {
+		s.draining = func() bool { return false }
+	}
 	if s.defaultLang == "" {
 		s.defaultLang = i18n.EN
 	}
@@ -107,11 +115,35 @@ func New(d Deps) http.Handler {
 // not on the allow-list gets the library without the restricted layers, so
 // every page, API answer, feed and export built from it lacks them.
 func (s *Server) current(r *http.Request) (*content.Content, error) {
+	if c, ok := r.Context().Value(pinnedKey{}).(*content.Content); ok {
+		return c, nil
+	}
 	c := s.content.CurrentFor(s.seesRestricted(r))
 	if c == nil {
 		return nil, errUnavailable
 	}
 	return c, nil
+}
+
+// LibraryVersionHeader names the content hash of the library that answered
+// a request (the hash /readyz shows), so replicas behind one Service can be
+// compared and a stale one found.
+const LibraryVersionHeader = "X-Library-Version"
+
+// pinnedKey holds, in a request's context, the library chosen for it when
+// it arrived: a reload during the request does not change the library it
+// reads, nor make it answer from one version under another's name.
+type pinnedKey struct{}
+
+// pin chooses the request's library once and names it in the answer's
+// LibraryVersionHeader.
+func (s *Server) pin(w http.ResponseWriter, r *http.Request) *http.Request {
+	c := s.content.CurrentFor(s.seesRestricted(r))
+	if c == nil {
+		return r
+	}
+	w.Header().Set(LibraryVersionHeader, c.Hash)
+	return r.WithContext(context.WithValue(r.Context(), pinnedKey{}, c))
 }
 
 // seesRestricted reports whether the caller of r may read the restricted

@@ -91,6 +91,10 @@ func writeupInput(ctx context.Context, c *content.Content, layer string, walk *t
 	}
 	o := walk.Node.Outcome
 	in := draft.Input{Layer: info, ID: draft.NextID(info, ids), Today: now, Outcome: o, Steps: walk.Steps, Taxonomy: c.Taxonomy}
+	if layer == "" && info.Name == library.PublicLayer {
+		// No team layer: a write-up is a team's, so it gets no public id.
+		in.ID = draft.Placeholder
+	}
 	if pb, err := c.Store.Playbook(ctx, o.Playbook); err == nil {
 		in.Playbook = pb
 	}
@@ -185,6 +189,7 @@ func writeupView(ctx context.Context, pr *i18n.Printer, c *content.Content, walk
 	}
 	base := ov.WriteupHref
 	ov.WriteupID, ov.WriteupPath, ov.WriteupLayer = in.ID, draft.Path(in), layerLabel(pr, in.Layer.Name)
+	ov.WriteupNoLayer = in.ID == draft.Placeholder
 	ov.WriteupCommands = draft.Commands(in, "~/Downloads/"+draft.FileName(in))
 	if pr.Lang().Korean() {
 		// The Korean body, from the Korean postmortem template, goes

@@ -149,9 +149,12 @@ type OutcomeView struct {
 	// the Korean body draft; WriteupOther, drafts for the other layers.
 	WriteupID, WriteupPath, WriteupLayer string
 	WriteupCommands                      []string
-	WriteupKoHref                        string
-	WriteupOther                         []Link
-	Evidence                             []EvidenceLine
+	// WriteupNoLayer: no team layer is loaded, WriteupID is a placeholder
+	// and the commands start a layer.
+	WriteupNoLayer bool
+	WriteupKoHref  string
+	WriteupOther   []Link
+	Evidence       []EvidenceLine
 	// EnglishOnly marks an outcome shown in English on a Korean page.
 	EnglishOnly bool
 }
