@@ -136,7 +136,7 @@ func (w *world) buildWithControllers() []scenario {
 	amd := w.waitPods(ns, "job-name=amd-train", 1)[0]
 	w.waitUnschedulable(ns, amd)
 	out = append(out, scenario{name: "no node advertises the GPU resource", file: "no-amd-gpu.json", ns: ns, target: "job/amd-train",
-		wantAsk: "gpu-driver", evidence: []string{"pending-gpu-present=no", "absent on all"}})
+		wantRoute: "pending/insufficient-resources", evidence: []string{"pending-gpu-present=nowhere", "absent on all"}})
 
 	// A scheduler that does not run: nothing ever answers for the pod.
 	w.deployment(ns, "queued", 1, corev1.PodSpec{SchedulerName: "volcano",

@@ -146,7 +146,8 @@ var Probes = []ProbeSpec{
 		Meaning: "Whether the nodes the pod targets advertise the extended resource it requests (for example nvidia.com/gpu) in status.allocatable.",
 		Values: []ProbeValue{
 			{"yes", "The resource is advertised (non-zero) on the targeted nodes; it is used up by other pods."},
-			{"no", "The resource is missing or zero on nodes that have GPUs (labels nvidia.com/gpu.present or pci-10de), or no node of the cluster has it at all."},
+			{"no", "The resource is missing or zero on nodes that have GPUs (labels nvidia.com/gpu.present or pci-10de): their GPU stack does not advertise it."},
+			{"nowhere", "No node of the cluster advertises the resource or carries GPU labels: there is no GPU capacity to wait for, and the fix is a GPU node pool, not the driver."},
 			{"other-name", "The GPU nodes advertise their GPUs under another resource name (nvidia.com/gpu against nvidia.com/mig-<profile>): a MIG strategy or layout the pod does not match."},
 			{"not-gpu", "The pod is short of cpu, memory, ephemeral-storage or pods, not of an extended resource."},
 		},
