@@ -136,7 +136,34 @@ func (w *world) buildWithControllers() []scenario {
 	amd := w.waitPods(ns, "job-name=amd-train", 1)[0]
 	w.waitUnschedulable(ns, amd)
 	out = append(out, scenario{name: "no node advertises the GPU resource", file: "no-amd-gpu.json", ns: ns, target: "job/amd-train",
-		wantAsk: "gpu-driver", evidence: []string{"pending-gpu-present=no", "absent on all"}})
+		wantRoute: "pending/insufficient-resources", evidence: []string{"pending-gpu-present=nowhere", "absent on all"}})
+
+	// A Job whose pod fails: the Job controller gives up at its backoff
+	// limit, and the pod's own exit is the evidence behind the condition.
+	w.node("jobs", nodeSpec{pool: "jobs"})
+	w.jobWithBackoff(ns, "export", 0, corev1.PodSpec{RestartPolicy: corev1.RestartPolicyNever, NodeSelector: map[string]string{poolLabel: w.name("jobs")},
+		Containers: []corev1.Container{{Name: "main", Image: "registry.example/export:1"}}})
+	exp := w.waitPods(ns, "job-name=export", 1)[0]
+	w.waitBound(ns, exp)
+	w.setPodStatus(ns, exp, func(st *corev1.PodStatus) {
+		st.Phase = corev1.PodFailed
+		st.ContainerStatuses = []corev1.ContainerStatus{{Name: "main", Image: "registry.example/export:1",
+			State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 2, Reason: "Error"}}}}
+	})
+	w.waitJobFailed(ns, "export")
+	out = append(out, scenario{name: "failed Job", file: "job-failed-live.json", ns: ns, target: "job/export",
+		wantRoute: "workload/job-failed", evidence: []string{"status.conditions[Failed]: BackoffLimitExceeded", "exitCode 2"}})
+
+	// A container waiting on a Secret that does not exist: the kubelet's
+	// message names it; Casebook never reads Secrets.
+	w.pod(podSpec{ns: ns, name: "api", pool: "jobs"})
+	w.waitBound(ns, "api")
+	w.setPodStatus(ns, "api", func(st *corev1.PodStatus) {
+		st.ContainerStatuses = []corev1.ContainerStatus{{Name: "main", Image: "registry.example/app:1",
+			State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CreateContainerConfigError", Message: `secret "db-credentials" not found`}}}}
+	})
+	out = append(out, scenario{name: "container waits on a missing Secret", file: "secret-missing-live.json", ns: ns, target: "api",
+		wantRoute: "pod/config-error", evidence: []string{"CreateContainerConfigError", `secret "db-credentials" not found`}})
 
 	// A scheduler that does not run: nothing ever answers for the pod.
 	w.deployment(ns, "queued", 1, corev1.PodSpec{SchedulerName: "volcano",
@@ -209,6 +236,32 @@ func (w *world) job(ns, name string, spec corev1.PodSpec) {
 		Spec: batchv1.JobSpec{Template: corev1.PodTemplateSpec{Spec: spec}}}, metav1.CreateOptions{}); err != nil {
 		w.t.Fatalf("create job %s/%s: %v", ns, name, err)
 	}
+}
+
+// jobWithBackoff creates a Job that gives up after backoff failed pods.
+func (w *world) jobWithBackoff(ns, name string, backoff int32, spec corev1.PodSpec) {
+	w.t.Helper()
+	if _, err := w.c.BatchV1().Jobs(ns).Create(w.ctx, &batchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+		Spec: batchv1.JobSpec{BackoffLimit: &backoff, Template: corev1.PodTemplateSpec{Spec: spec}}}, metav1.CreateOptions{}); err != nil {
+		w.t.Fatalf("create job %s/%s: %v", ns, name, err)
+	}
+}
+
+// waitJobFailed waits until the Job controller has marked the Job Failed.
+func (w *world) waitJobFailed(ns, name string) {
+	w.t.Helper()
+	eventually(w.t, "Failed condition of job "+ns+"/"+name, 60*time.Second, func() (bool, error) {
+		j, err := w.c.BatchV1().Jobs(ns).Get(w.ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return false, err
+		}
+		for _, c := range j.Status.Conditions {
+			if c.Type == batchv1.JobFailed && c.Status == corev1.ConditionTrue {
+				return true, nil
+			}
+		}
+		return false, nil
+	})
 }
 
 // quotaPods creates a quota and waits for the quota controller to publish

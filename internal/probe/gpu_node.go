@@ -64,7 +64,9 @@ func gpuAllocatable(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 	if _, failed := s.ReadFailed("list nodes"); failed || nobodyAdvertises(s, r) == 0 {
 		return noted(i18n.M("probe.no_gpu_target"))
 	}
-	return known("no", i18n.M("probe.gpu_nowhere", "resource", r),
+	// Nothing to debug on a node that does not exist: the evidence already
+	// settles it as missing capacity.
+	return known("nowhere", i18n.M("probe.gpu_nowhere", "resource", r),
 		Evidence{Object: "nodes", Field: "status.allocatable[" + r + "]"}.valued(i18n.M("probe.ev.absent_all", "count", len(s.Nodes))).
 			explained(i18n.M("probe.ev.no_gpu_labels_either")))
 }

@@ -30,6 +30,11 @@ func podSymptom(s *snapshot.Snapshot, cat *triage.Catalog) Result {
 	if len(liveness)+len(startup) > 0 {
 		return known("probe-failure", i18n.M("probe.killed_by_probe"), first(append(startup, liveness...), 2)...)
 	}
+	if _, ev, ok := workloadFailure(s); ok {
+		// The controller's own verdict outranks the pod's exit: a failed
+		// Job is not a crash loop to restart, a stalled rollout not a pod.
+		return known("workload", i18n.M("probe.workload"), ev...)
+	}
 	if ev, ok := restartEvidence(s); ok {
 		return known("restarts", i18n.M("probe.restarts"), ev...)
 	}

@@ -122,6 +122,7 @@ var probes = map[string]probeFunc{
 	"previous-log":         previousLog,
 	"node-ready-condition": nodeReadyCondition,
 	"probe-failure":        probeFailure,
+	"workload-state":       workloadState,
 }
 
 // ProbeNames lists the probes a snapshot can answer, sorted.

@@ -16,6 +16,10 @@ var imagePullReasons = map[string]bool{
 	"ErrImageNeverPull": true, "ImageInspectError": true,
 }
 
+// configReasons are the waiting reasons of a container the kubelet or the
+// runtime could not create from its spec.
+var configReasons = map[string]bool{"CreateContainerConfigError": true, "CreateContainerError": true}
+
 var startReasons = map[string]bool{
 	"CrashLoopBackOff": true, "CreateContainerConfigError": true, "CreateContainerError": true,
 	"RunContainerError": true, "PreStartHookError": true, "PostStartHookError": true, "PreCreateHookError": true,
@@ -78,6 +82,15 @@ func containerState(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 			return known("image-pull", i18n.M("probe.image_pull"),
 				Evidence{Object: ref, Field: "state.waiting", Value: w.Reason, Message: w.Message},
 				Evidence{Object: ref, Field: "image", Value: c.Image})
+		}
+	}
+	// The kubelet could not build the container (a Secret, ConfigMap or key
+	// it references is missing): it never ran, so it is no crash loop. The
+	// waiting message names the missing object; Casebook never reads it.
+	for _, c := range p.AllContainers() {
+		if w := c.State; w.Kind == "waiting" && configReasons[w.Reason] {
+			return known("config-error", i18n.M("probe.config_error"),
+				Evidence{Object: podRef(s) + " container " + c.Name, Field: "state.waiting", Value: w.Reason, Message: w.Message})
 		}
 	}
 	for _, c := range p.AllContainers() {

@@ -27,7 +27,7 @@ const (
 )
 
 // corpusSplits are the batches of the corpus, in the order they were added.
-var corpusSplits = []string{"dev", "holdout", "holdout2", "holdout3"}
+var corpusSplits = []string{"dev", "holdout", "holdout2", "holdout3", "holdout4"}
 
 // corpusText is one file of the corpus: its header and the text as posted.
 type corpusText struct {
@@ -256,7 +256,9 @@ func (s corpusScore) String() string {
 // decision and not a side effect of -v. holdout3, a third batch gathered
 // after the rules above were written, is reported on its own with its own
 // confusion matrix; its figure before any rule was changed for it is kept in
-// the corpus README. With -v the test prints the confusion matrix of
+// the corpus README, and so is holdout4's, the batch of the everyday
+// families (config errors, Jobs, rollouts, Services, ingress, certificates,
+// webhooks, RBAC, volumes, disk, autoscaling). With -v the test prints the confusion matrix of
 // the read texts and every miss among them. CORPUS_SPLIT=<split or view>
 // limits the run to those files and skips the thresholds.
 func TestCorpusAccuracy(t *testing.T) {
@@ -265,7 +267,7 @@ func TestCorpusAccuracy(t *testing.T) {
 	only := os.Getenv("CORPUS_SPLIT")
 	blind := os.Getenv("CORPUS_BLIND")
 	showBlind := blind == "show" || blind == "misses"
-	views := []string{"dev", "holdout", "holdout2-dev", "holdout2-blind", "holdout2", "holdout3", "all"}
+	views := []string{"dev", "holdout", "holdout2-dev", "holdout2-blind", "holdout2", "holdout3", "holdout4", "all"}
 	scores := map[string]*corpusScore{}
 	for _, v := range views {
 		scores[v] = &corpusScore{}
@@ -273,6 +275,7 @@ func TestCorpusAccuracy(t *testing.T) {
 	confusion := map[string]map[string]int{}      // read texts: label -> first route -> count
 	confusionBlind := map[string]map[string]int{} // holdout2-blind, printed only with CORPUS_BLIND=show
 	confusion3 := map[string]map[string]int{}     // holdout3
+	confusion4 := map[string]map[string]int{}     // holdout4: the everyday families
 	for _, text := range texts {
 		v := view(text)
 		if only != "" && text.Split != only && v != only {
@@ -301,12 +304,14 @@ func TestCorpusAccuracy(t *testing.T) {
 			cm = confusionBlind
 		case "holdout3":
 			cm = confusion3
+		case "holdout4":
+			cm = confusion4
 		}
 		if cm[text.Route] == nil {
 			cm[text.Route] = map[string]int{}
 		}
 		cm[text.Route][got]++
-		if (v == "dev" || v == "holdout2-dev" || v == "holdout3" || (v == "holdout2-blind" && blind == "misses")) && got != text.Route {
+		if (v == "dev" || v == "holdout2-dev" || v == "holdout3" || v == "holdout4" || (v == "holdout2-blind" && blind == "misses")) && got != text.Route {
 			var ranked []string
 			for _, r := range res.Routes {
 				ranked = append(ranked, r.Route+" "+ftoa(r.Confidence))
@@ -331,6 +336,9 @@ func TestCorpusAccuracy(t *testing.T) {
 	}
 	if len(confusion3) > 0 {
 		t.Logf("holdout3 confusion matrix:\n%s", confusionTable(confusion3))
+	}
+	if len(confusion4) > 0 {
+		t.Logf("holdout4 confusion matrix:\n%s", confusionTable(confusion4))
 	}
 	if only != "" {
 		return

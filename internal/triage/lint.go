@@ -37,6 +37,20 @@ var Routes = []string{
 	"network/dns",
 	"gpu/nccl-communication",
 	"control-plane/api-overload",
+	"pod/config-error",
+	"workload/job-failed",
+	"workload/rollout-stuck",
+	"network/service-no-endpoints",
+	"network/ingress-errors",
+	"network/ip-exhaustion",
+	"network/policy-blocked",
+	"control-plane/webhook-failure",
+	"security/certificate-expired",
+	"security/rbac-forbidden",
+	"storage/attach-mount",
+	"node/disk-pressure",
+	"autoscaling/hpa-not-scaling",
+	"autoscaling/node-scale-up-failed",
 }
 
 var routePattern = regexp.MustCompile(`^[a-z0-9-]+/[a-z0-9-]+$`)

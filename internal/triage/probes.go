@@ -58,6 +58,48 @@ type ProbeValue struct {
 // Result.Answers for the question is a valid implementation.
 var Probes = []ProbeSpec{
 	{
+		Name: "workload-state", Question: "workload-kind",
+		Meaning: "The controller that gave up: a Job's Failed condition, or a Deployment's Progressing condition and its ReplicaSets' FailedCreate events.",
+		Values: []ProbeValue{
+			{"job-failed", "A Job has condition Failed (BackoffLimitExceeded, DeadlineExceeded, PodFailurePolicy)."},
+			{"rollout-stuck", "A Deployment has Progressing=False (ProgressDeadlineExceeded), its ReplicaSet records FailedCreate, or its new pods never turn Ready."},
+		},
+	},
+	{
+		Name: "traffic-path", Question: "traffic-reason",
+		Meaning: "Where traffic stops: a Service's selector against the pods and EndpointSlices, an Ingress's backends and class, the NetworkPolicies that select the pods.",
+		Values: []ProbeValue{
+			{"no-endpoints", "The Service's EndpointSlices hold no ready endpoint: its selector matches no pod, or none of them is Ready."},
+			{"ingress", "An Ingress names a Service that does not exist or has no endpoints, an IngressClass no controller serves, or a TLS Secret that is missing."},
+			{"policy", "Never returned by a snapshot: whether a policy drops the traffic needs a connection test."},
+		},
+	},
+	{
+		Name: "api-refusal", Question: "refusal-reason",
+		Meaning: "Why the API server refused: a webhook configuration against its backing Service's endpoints, a certificate error, an RBAC denial in the controller's events.",
+		Values: []ProbeValue{
+			{"webhook", "A failed calling webhook event, or a fail-closed webhook whose Service has no ready endpoint or does not exist."},
+			{"certificate", "An x509 error in the events: certificate expired or signed by unknown authority."},
+			{"rbac", "A forbidden error naming a user or ServiceAccount and a verb it lacks."},
+		},
+	},
+	{
+		Name: "storage-state", Question: "disk-kind",
+		Meaning: "Whether a pod's volume fails to attach or mount (events, VolumeAttachments) or its node is short of disk (DiskPressure, ephemeral-storage evictions).",
+		Values: []ProbeValue{
+			{"attach-mount", "FailedAttachVolume or FailedMount events, or a VolumeAttachment that is not attached."},
+			{"disk-pressure", "The node has DiskPressure, or the pod was evicted for ephemeral-storage."},
+		},
+	},
+	{
+		Name: "autoscaling-state", Question: "scaling-kind",
+		Meaning: "An HPA's conditions and events, or the node autoscaler's events on a Pending pod.",
+		Values: []ProbeValue{
+			{"hpa", "The HPA has ScalingActive=False, AbleToScale=False or ScalingLimited=True, or FailedGetResourceMetric events."},
+			{"node-scale-up", "A Pending pod has NotTriggerScaleUp or Karpenter launch-failure events."},
+		},
+	},
+	{
 		Name: "pod-symptom", Question: "symptom",
 		Meaning: "The state of the pod being triaged, from its phase, conditions and container statuses.",
 		Values: []ProbeValue{
@@ -70,6 +112,11 @@ var Probes = []ProbeSpec{
 			{"dns", "Never returned by a snapshot: name resolution failures show in logs, not in pod status."},
 			{"nccl", "Never returned by a snapshot: collective failures show in the training job's logs."},
 			{"control-plane", "Never returned by a snapshot: a snapshot that could be read says little about API server overload."},
+			{"workload", "The target is a Job or CronJob whose Job failed, or a Deployment whose rollout is stuck."},
+			{"traffic", "The target is a Service with no ready endpoint or an Ingress with a missing backend or class."},
+			{"api-refused", "The pod's controller reports a refusal by an admission webhook, a certificate or RBAC."},
+			{"storage", "The target is a PersistentVolumeClaim whose volume does not attach or mount, or the pod's node reports DiskPressure."},
+			{"autoscaling", "The target is a HorizontalPodAutoscaler that cannot read its metrics or is capped."},
 		},
 	},
 	{
@@ -99,7 +146,8 @@ var Probes = []ProbeSpec{
 		Meaning: "Whether the nodes the pod targets advertise the extended resource it requests (for example nvidia.com/gpu) in status.allocatable.",
 		Values: []ProbeValue{
 			{"yes", "The resource is advertised (non-zero) on the targeted nodes; it is used up by other pods."},
-			{"no", "The resource is missing or zero on nodes that have GPUs (labels nvidia.com/gpu.present or pci-10de), or no node of the cluster has it at all."},
+			{"no", "The resource is missing or zero on nodes that have GPUs (labels nvidia.com/gpu.present or pci-10de): their GPU stack does not advertise it."},
+			{"nowhere", "No node of the cluster advertises the resource or carries GPU labels: there is no GPU capacity to wait for, and the fix is a GPU node pool, not the driver."},
 			{"other-name", "The GPU nodes advertise their GPUs under another resource name (nvidia.com/gpu against nvidia.com/mig-<profile>): a MIG strategy or layout the pod does not match."},
 			{"not-gpu", "The pod is short of cpu, memory, ephemeral-storage or pods, not of an extended resource."},
 		},
@@ -152,6 +200,9 @@ var Probes = []ProbeSpec{
 			{"evicted", "Pod status Failed with Reason Evicted."},
 			{"image-pull", "Waiting with ErrImagePull, ImagePullBackOff, InvalidImageName or ErrImageNeverPull."},
 			{"crashloop", "Waiting with CrashLoopBackOff, Last State Terminated with Error or another exit code."},
+			{"config-error", "Waiting with CreateContainerConfigError or CreateContainerError: the kubelet cannot build the container (a Secret, ConfigMap or key not found)."},
+			{"volume-mount", "Waiting in ContainerCreating with FailedMount or FailedAttachVolume events."},
+			{"sandbox-network", "Waiting in ContainerCreating with FailedCreatePodSandBox events from the CNI that cannot assign an address."},
 		},
 	},
 	{
