@@ -183,7 +183,7 @@ func bigInventory(t *testing.T, size int) []byte {
 	var one bytes.Buffer
 	_ = inventory.Encode(&one, inv)
 	n := len(inv.Pods)
-	for i := 0; len(inv.Pods)*one.Len()/max(1, n) < size; i++ {
+	for i := 0; len(inv.Pods)*one.Len()/max(1, n) < 4*size; i++ {
 		p := inv.Pods[i%n]
 		p.Name = fmt.Sprintf("%s-%d", p.Name, i)
 		inv.Pods = append(inv.Pods, p)
