@@ -103,3 +103,36 @@ func TestLimiterForgetsIdleCallers(t *testing.T) {
 		t.Errorf("%d buckets kept, at most %d", n, maxCallers)
 	}
 }
+
+// Reserve takes the estimated cost before the work, so a second upload
+// started beside the first sees it, and refuses a caller past MaxRunning.
+func TestReserve(t *testing.T) {
+	l := NewLimiter(600) // a burst of 100 tokens
+	c := Caller{Addr: "192.0.2.1:1000"}
+	var dones []func(float64)
+	for range MaxRunning {
+		done, err := l.Reserve(c, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dones = append(dones, done)
+	}
+	if _, err := l.Reserve(c, 1); !errors.Is(err, ErrLimited) {
+		t.Fatalf("upload %d at once: %v, want ErrLimited", MaxRunning+1, err)
+	}
+	dones[0](1)
+	done, err := l.Reserve(c, 1)
+	if err != nil {
+		t.Fatalf("after one finished: %v", err)
+	}
+	done(0)
+
+	// A large upload reserves a burst's worth: the next one waits.
+	l = NewLimiter(60)
+	if _, err := l.Reserve(c, l.UploadCost(31<<20)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Reserve(c, l.UploadCost(31<<20)); !errors.Is(err, ErrLimited) {
+		t.Errorf("a second large upload beside the first: %v, want ErrLimited", err)
+	}
+}

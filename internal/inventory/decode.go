@@ -28,7 +28,7 @@ func Decode(r io.Reader) (*Inventory, error) {
 	head, unknown, err := decodeObject(dec, &inv)
 	switch {
 	case cr.over:
-		return nil, fmt.Errorf("inventory: file is larger than %d MiB", snapshot.MaxFileSize>>20)
+		return nil, fmt.Errorf("%w: larger than %d MiB", ErrTooLarge, snapshot.MaxFileSize>>20)
 	case err != nil && !head.kind:
 		return nil, fmt.Errorf("inventory: not a JSON object: %w", err)
 	case !head.kind || inv.Kind != Kind:
@@ -46,7 +46,7 @@ func Decode(r io.Reader) (*Inventory, error) {
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		if cr.over {
-			return nil, fmt.Errorf("inventory: file is larger than %d MiB", snapshot.MaxFileSize>>20)
+			return nil, fmt.Errorf("%w: larger than %d MiB", ErrTooLarge, snapshot.MaxFileSize>>20)
 		}
 		return nil, errors.New("inventory: invalid data after top-level value: more than one JSON value in the file")
 	}
@@ -152,7 +152,8 @@ type countingReader struct {
 	over bool
 }
 
-var errTooLarge = errors.New("file too large")
+// ErrTooLarge is a file over snapshot.MaxFileSize.
+var ErrTooLarge = errors.New("inventory: file too large")
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	if c.left <= 0 {
@@ -162,7 +163,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 			n, err := c.r.Read(one[:])
 			if n > 0 {
 				c.over = true
-				return 0, errTooLarge
+				return 0, ErrTooLarge
 			}
 			if err != nil {
 				return 0, err

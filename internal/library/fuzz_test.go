@@ -1,6 +1,7 @@
 package library
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +20,15 @@ func FuzzParseDocument(f *testing.F) {
 	}
 	for _, s := range []string{"", "---\n", "---\nid: [\n---\n", "---\nid: IL-0001\n---\n## Symptom\n```\n## not a heading\n", "---\n- a\n- b\n---\n", "---\r\nid: x\r\n---\r\n"} {
 		f.Add([]byte(s))
+	}
+	// The bounds: nesting, line length and size just past each.
+	var deep strings.Builder
+	for i := range MaxDepth + 2 {
+		deep.WriteString(strings.Repeat("  ", i) + "- x\n")
+	}
+	for _, s := range []string{deep.String(), strings.Repeat("> ", MaxDepth+1) + "x\n", strings.Repeat(">", MaxLine+1),
+		"id: " + strings.Repeat("[", MaxDepth+1) + "\n", strings.Repeat("a\n", MaxMarkdown/2+1)} {
+		f.Add([]byte("---\nid: IL-0001\n---\n" + s))
 	}
 	src, err := os.ReadFile("../../library/taxonomy.yaml")
 	if err != nil {
@@ -42,6 +52,13 @@ func FuzzParseDocument(f *testing.F) {
 		}
 		_, ps := parseIncident("incidents/IL-0001-x.md", data, tax, PublicInfo)
 		check(ps)
+		// Past a bound, the file is one problem at the bound's line and is
+		// not parsed.
+		if frontClosed(data) && bytes.HasPrefix(data, []byte("---\n")) {
+			if be := checkDocument(data); be != nil && (len(ps) != 1 || ps[0].Line != be.Line) {
+				t.Fatalf("past a bound (%v at line %d), problems %v", be, be.Line, ps)
+			}
+		}
 		_, ps = parsePlaybook("playbooks/x.md", data, tax)
 		check(ps)
 	})

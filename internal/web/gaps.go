@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"path"
@@ -13,6 +14,7 @@ import (
 	"casebook/internal/content"
 	"casebook/internal/gaps"
 	"casebook/internal/i18n"
+	"casebook/internal/inventory"
 	"casebook/web/templates"
 )
 
@@ -96,7 +98,7 @@ func (s *Server) handleGapsUpload(w http.ResponseWriter, r *http.Request) error 
 	defer cancel()
 	rep, err := s.gaps.RunFile(ctx, name, f)
 	charge()
-	if tooLarge(err) {
+	if tooLarge(err) || errors.Is(err, inventory.ErrTooLarge) {
 		return userError(http.StatusRequestEntityTooLarge, "error.inventory_too_large", "mib", strconv.Itoa(uploadLimit>>20))
 	}
 	if err != nil {

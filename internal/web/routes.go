@@ -41,7 +41,7 @@ func (s *Server) routes(ext []func(Router)) http.Handler {
 	r.Get("/triage/paste", s.adapt(s.rateLimited(s.handleTriagePasteLink)))
 	r.Get("/triage/writeup", s.adapt(s.handleWriteup))
 	r.Get("/gaps", s.adapt(s.rateLimited(s.handleGaps)))
-	r.Post("/gaps", s.adapt(s.rateLimited(s.handleGapsUpload)))
+	r.Post("/gaps", s.adapt(s.handleGapsUpload)) // reserves its own cost by size
 	r.Get("/drills", s.adapt(s.handleDrills))
 	r.Get("/drills/{id}", s.adapt(s.handleDrill))
 	r.Get("/drills/{id}/brief", s.adapt(s.handleDrillBrief))
