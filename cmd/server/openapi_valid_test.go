@@ -26,7 +26,7 @@ func TestOpenAPIDocumentValid(t *testing.T) {
 		valid bool
 	}{
 		{"shipped document", good, true},
-		{"licence with only a name", strings.Replace(good, "info:\n", "info:\n  license:\n    name: See the repository\n", 1), false},
+		{"licence without a name", strings.Replace(good, "info:\n", "info:\n  license:\n    url: https://example.com/licence\n", 1), false},
 		{"description split by a comma in a flow map", strings.Replace(good,
 			`"400": { description: "Not a JSON-RPC message, or the Accept header is missing a type." }`,
 			`"400": { description: Not a JSON-RPC message, or the Accept header is missing a type. }`, 1), false},

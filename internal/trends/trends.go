@@ -48,7 +48,7 @@ type Count struct {
 // may add up to more than its incidents.
 type YearChart struct {
 	Facet  string    `json:"facet"`
-	Series []Term    `json:"series"` // the stacked terms, most incidents first
+	Series []Term    `json:"series"` // the stacked terms, in the taxonomy's order
 	Years  []YearBar `json:"years"`  // oldest first, every year in between
 }
 
@@ -219,7 +219,14 @@ func yearChart(tax *library.Taxonomy, f store.Filter, cases []store.Classified, 
 		}
 	}
 	ch := YearChart{Facet: string(facet), Series: []Term{}, Years: []YearBar{}}
+	// Series keep the taxonomy's order, so a term has the same colour
+	// under every filter.
 	series := ranked(total)
+	pos := map[string]int{}
+	for i, t := range tax.Terms(facet) {
+		pos[t.ID] = i
+	}
+	sort.SliceStable(series, func(i, j int) bool { return pos[series[i]] < pos[series[j]] })
 	for _, id := range series {
 		ch.Series = append(ch.Series, termOf(tax, facet, id))
 	}
