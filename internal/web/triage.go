@@ -212,8 +212,11 @@ func (s *Server) renderPaste(w http.ResponseWriter, r *http.Request, c *content.
 		return s.renderTriageStart(w, r, c, cat, "", &templates.PasteView{Empty: true}, http.StatusBadRequest)
 	}
 	res := s.answerPaste(r.Context(), c, cat, text)
+	// From here on only the redacted paste exists: the box, the link and
+	// everything below show it.
+	text = res.Text
 	pr := printer(r.Context())
-	pv := &templates.PasteView{Empty: len(res.Routes) == 0, Weak: res.Match == triage.MatchWeak}
+	pv := &templates.PasteView{Empty: len(res.Routes) == 0, Weak: res.Match == triage.MatchWeak, Redacted: res.Redacted}
 	if link, ok := pasteLink(text); ok {
 		pv.ShareHref = link
 		if pr.Lang().Korean() {
@@ -252,7 +255,7 @@ func (s *Server) renderPaste(w http.ResponseWriter, r *http.Request, c *content.
 			pv.ContinueHref = triageHref(st)
 		}
 	}
-	s.observeTriage(res)
+	s.observeTriage(res.Result)
 	return s.renderTriageStart(w, r, c, cat, text, pv, http.StatusOK)
 }
 

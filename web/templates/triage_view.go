@@ -40,6 +40,12 @@ type PasteView struct {
 	// ShareTooLong is set instead when the paste is too long for a link.
 	ShareHref    string
 	ShareTooLong bool
+	// Redacted counts the secrets taken out of the paste before it was
+	// read; the page says so.
+	Redacted int
+	// Others are the routes under the confidence a card needs, folded
+	// under "Other possibilities".
+	Others []RouteView
 }
 
 // RouteView is one ranked route.
