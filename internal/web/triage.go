@@ -3,11 +3,13 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 
 	"casebook/internal/content"
+	"casebook/internal/i18n"
 	"casebook/internal/triage"
 	"casebook/web/templates"
 )
@@ -228,35 +230,113 @@ func (s *Server) renderPaste(w http.ResponseWriter, r *http.Request, c *content.
 	for _, rel := range res.Related {
 		pv.Related = append(pv.Related, templates.Link{Label: s.relatedTitle(r.Context(), c, rel), Href: rel.URL, Kind: rel.Kind})
 	}
-	for _, rt := range res.Routes {
-		pbTitle := rt.Playbook
-		if pb, err := c.Store.Playbook(r.Context(), rt.Playbook); err == nil {
-			pbTitle = playbookTitle(pr, pb)
-			if h := headingTitle(pr, pb, rt.Section); h != "" {
-				pbTitle += " — " + h
-			}
+	wl := res.Context
+	for i, rt := range res.Routes {
+		// The routes a multi-reason scheduler message names are read on
+		// the first card, not shown as cards of their own.
+		if i > 0 && res.Scheduler.Names(rt.Route) {
+			continue
 		}
-		rv := templates.RouteView{Route: rt.Route, Title: routeTitle(r.Context(), c, rt.Route, rt.Playbook, rt.Section), Playbook: pbTitle, Href: "/playbooks/" + rt.Playbook + "#" + rt.Section,
-			Confidence: int(rt.Confidence*100 + 0.5), Evidence: evidenceLines(rt.Evidence)}
-		if res.Specifics != nil {
-			rv.Specifics = specificsView(pr, res.Specifics.For(rt.Route))
-		}
-		ins, err := c.Store.IncidentsForRoute(r.Context(), rt.Route, 5)
+		rv, err := s.routeView(r.Context(), c, cat, rt, wl, i == 0)
 		if err != nil {
 			return err
 		}
-		for _, in := range ins {
-			rv.Incidents = append(rv.Incidents, templates.Link{Label: in.ID + " " + pr.PickText(in.Title, in.TitleKo), Href: "/incidents/" + in.ID})
+		if i == 0 {
+			rv.Reading = readingView(pr, res.Scheduler)
+			sp := triage.Specifics{}
+			if res.Specifics != nil {
+				for _, rs := range append([]triage.SchedulerReason{{Route: rt.Route}}, readingReasons(res.Scheduler)...) {
+					part := res.Specifics.For(rs.Route)
+					sp.Taints, sp.Selectors, sp.Shortfalls = append(sp.Taints, part.Taints...), append(sp.Selectors, part.Selectors...), append(sp.Shortfalls, part.Shortfalls...)
+				}
+			}
+			rv.Specifics = specificsView(pr, dedupeSpecifics(sp))
 		}
-		pv.Routes = append(pv.Routes, rv)
+		if i == 0 || rt.Confidence >= triage.MatchConfidentAt {
+			pv.Routes = append(pv.Routes, rv)
+		} else {
+			pv.Others = append(pv.Others, rv)
+		}
 	}
 	if len(res.Routes) > 0 {
 		if st, ok := furthestWalk(cat, res.Answers); ok {
-			pv.ContinueHref = triageHref(st)
+			pv.ContinueHref = withContext(triageHref(st), wl)
 		}
 	}
 	s.observeTriage(res.Result)
 	return s.renderTriageStart(w, r, c, cat, text, pv, http.StatusOK)
+}
+
+// routeView is one route of a paste's answer. The first card carries what
+// the engineer acts on: the diagnosis, the commands filled with the pod,
+// the mitigation and the recovery check.
+func (s *Server) routeView(ctx context.Context, c *content.Content, cat *triage.Catalog, rt triage.RouteMatch, wl *triage.Context, first bool) (templates.RouteView, error) {
+	pr := printer(ctx)
+	pbTitle := rt.Playbook
+	if pb, err := c.Store.Playbook(ctx, rt.Playbook); err == nil {
+		pbTitle = playbookTitle(pr, pb)
+		if h := headingTitle(pr, pb, rt.Section); h != "" {
+			pbTitle += " — " + h
+		}
+	}
+	rv := templates.RouteView{Route: rt.Route, Title: routeTitle(ctx, c, rt.Route, rt.Playbook, rt.Section), Playbook: pbTitle,
+		Href: withContext("/playbooks/"+rt.Playbook+"#"+rt.Section, wl), Confidence: int(rt.Confidence*100 + 0.5), Evidence: evidenceLines(rt.Evidence)}
+	if first {
+		if n, ok := cat.Route(rt.Route); ok && n.Outcome != nil {
+			var mitigation, verify []string
+			rv.Diagnosis, mitigation, verify, rv.EnglishOnly = outcomeText(pr, n.Outcome)
+			rv.Commands, rv.Mitigation, rv.Verify = fillAll(wl, n.Outcome.Commands), fillAll(wl, mitigation), fillAll(wl, verify)
+		}
+	}
+	ins, err := c.Store.IncidentsForRoute(ctx, rt.Route, 5)
+	if err != nil {
+		return rv, err
+	}
+	for _, in := range ins {
+		rv.Incidents = append(rv.Incidents, templates.Link{Label: in.ID + " " + pr.PickText(in.Title, in.TitleKo), Href: "/incidents/" + in.ID})
+	}
+	return rv, nil
+}
+
+// readingReasons are a reading's reasons, none when there is no reading.
+func readingReasons(rd *triage.SchedulerReading) []triage.SchedulerReason {
+	if rd == nil {
+		return nil
+	}
+	return rd.Reasons
+}
+
+// dedupeSpecifics drops what Specifics.For handed out twice (two reasons
+// of one route).
+func dedupeSpecifics(sp triage.Specifics) triage.Specifics {
+	return triage.Specifics{Taints: uniq(sp.Taints), Selectors: uniq(sp.Selectors), Shortfalls: uniq(sp.Shortfalls)}
+}
+
+func uniq[T any](xs []T) []T {
+	seen := map[string]bool{}
+	var out []T
+	for _, x := range xs {
+		k := fmt.Sprintf("%v", x)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// readingView words a scheduler reading for the first card: each reason
+// with its node count, the first marked as acting first.
+func readingView(pr *i18n.Printer, rd *triage.SchedulerReading) *templates.ReadingView {
+	if rd == nil {
+		return nil
+	}
+	v := &templates.ReadingView{Title: pr.T("triage.reading_title", "count", len(rd.Reasons)),
+		Note: pr.T("triage.reading_note", "count", rd.Reasons[0].Count)}
+	for i, x := range rd.Reasons {
+		v.Reasons = append(v.Reasons, templates.ReadingReason{Text: pr.T("triage.reading_reason", "count", x.Count, "total", rd.Total), Reason: x.Reason, First: i == 0})
+	}
+	return v
 }
 
 // furthestWalk lands a paste as deep in the trees as its answers reach. When

@@ -60,6 +60,27 @@ type RouteView struct {
 	ContinueURL string
 	Incidents   []Link // the incidents that show this route
 	Specifics   *SpecificsView
+	// The first card only: the scheduler message read as one diagnosis,
+	// and what to do, filled with the paste's pod and namespace.
+	Reading     *ReadingView
+	Diagnosis   string
+	Commands    []string
+	Mitigation  []string
+	Verify      []string
+	EnglishOnly bool
+}
+
+// ReadingView is a scheduler message with several reasons, in the order the
+// scheduler checks them.
+type ReadingView struct {
+	Title, Note string
+	Reasons     []ReadingReason
+}
+
+// ReadingReason is one reason: "4 of 6 nodes" and the scheduler's words.
+type ReadingReason struct {
+	Text, Reason string
+	First        bool
 }
 
 // SpecificsView is what the evidence names for a scheduling failure: the
