@@ -31,7 +31,8 @@ type Answer struct {
 	// Text is the paste after Redact; nothing else of the paste leaves
 	// Paste, so a door cannot show or link the original by mistake.
 	Text string `json:"-"`
-	// Redacted counts the secrets replaced by Mark.
+	// Redacted counts the secrets the text holds as Mark: those Paste
+	// replaced and those a shared link had replaced already.
 	Redacted int `json:"redacted"`
 }
 
@@ -41,8 +42,8 @@ type Answer struct {
 // helps: when the search fails, Paste still returns the routes, with the
 // search's error for the caller to log.
 func Paste(ctx context.Context, cat *triage.Catalog, s Searcher, text string) (Answer, error) {
-	clean, n := Redact(text)
-	ans := Answer{Result: cat.Classify(clean), Text: clean, Redacted: n}
+	clean, _ := Redact(text)
+	ans := Answer{Result: cat.Classify(clean), Text: clean, Redacted: strings.Count(clean, Mark)}
 	if s == nil {
 		return ans, nil
 	}

@@ -94,19 +94,36 @@ func treeForPlaybook(cat *triage.Catalog, playbook string) string {
 // renderTriageStart shows the first screen: the root question's answers as
 // symptom buttons, the paste box and, when configured, the cluster form.
 func (s *Server) renderTriageStart(w http.ResponseWriter, r *http.Request, c *content.Content, cat *triage.Catalog, paste string, result *templates.PasteView, status int) error {
-	root := cat.Root()
-	start, _ := cat.Node(root.Start)
 	pr := printer(r.Context())
-	p := templates.TriagePage{Chrome: s.chrome(c, pr.T("triage.title"), "triage", ""), TreeTitle: treeTitle(pr, root), Paste: paste, PasteResult: result}
-	if start != nil && !start.IsOutcome() {
-		p.StartText, _, _ = questionText(pr, start)
-		for i := range start.Choices {
-			ch := &start.Choices[i]
-			p.Start = append(p.Start, templates.Link{Label: choiceLabel(pr, ch), Href: triageHref(triage.State{Tree: root.ID}.With(start.ID, ch.ID))})
-		}
-	}
+	p := templates.TriagePage{Chrome: s.chrome(c, pr.T("triage.title"), "triage", ""), TreeTitle: treeTitle(pr, cat.Root()), Paste: paste, PasteResult: result}
+	p.StartText, p.Start = symptoms(pr, cat)
 	p.Cluster = s.clusterForm(r)
 	return render(r.Context(), w, status, templates.TriageView(p))
+}
+
+// symptoms are the root question and its answers as links: the symptom
+// buttons of the wizard's first screen and of the front page.
+func symptoms(pr *i18n.Printer, cat *triage.Catalog) (string, []templates.Link) {
+	root := cat.Root()
+	start, ok := cat.Node(root.Start)
+	if !ok || start.IsOutcome() {
+		return "", nil
+	}
+	text, _, _ := questionText(pr, start)
+	var out []templates.Link
+	for i := range start.Choices {
+		ch := &start.Choices[i]
+		out = append(out, templates.Link{Label: choiceLabel(pr, ch), Href: triageHref(triage.State{Tree: root.ID}.With(start.ID, ch.ID))})
+	}
+	return text, out
+}
+
+// homeView is the front page's start: the paste box, the symptoms and the
+// first five minutes.
+func homeView(pr *i18n.Printer, cat *triage.Catalog) *templates.HomeView {
+	h := &templates.HomeView{FirstFiveHref: "/playbooks/first-five-minutes"}
+	h.StartText, h.Start = symptoms(pr, cat)
+	return h
 }
 
 // walkPage builds the page for a walk: breadcrumbs, then the question to
@@ -118,25 +135,33 @@ func (s *Server) walkPage(r *http.Request, c *content.Content, cat *triage.Catal
 	p := templates.TriagePage{Chrome: s.chrome(c, pr.T("triage.title_tree", "tree", title), "triage", ""), TreeTitle: title, Notices: notices,
 		RestartHref: "/triage"}
 	full := walk.State()
+	// The pod, namespace and node a paste named (or the engineer gave)
+	// fill every command of the walk and travel in each of its links.
+	wl := contextOf(r.URL.Query())
 	for i, step := range walk.Steps {
 		prefix := triage.State{Tree: full.Tree, Answers: full.Answers[:i:i]}
 		q, _, _ := questionText(pr, step.Node)
 		note, noteEN := stepNote(pr, step)
 		p.Crumbs = append(p.Crumbs, templates.Crumb{Question: q, Answer: choiceLabel(pr, step.Choice), Source: string(step.Source),
-			Evidence: evidenceLines(step.Evidence), Note: note, NoteEnglishOnly: noteEN, ChangeHref: triageHref(prefix)})
+			Evidence: evidenceLines(step.Evidence), Note: note, NoteEnglishOnly: noteEN, ChangeHref: withContext(triageHref(prefix), wl)})
 	}
 	if len(walk.Steps) > 0 {
-		p.BackHref = triageHref(full.Back())
+		p.BackHref = withContext(triageHref(full.Back()), wl)
 	}
 	n := walk.Node
 	if !n.IsOutcome() {
 		text, help, english := questionText(pr, n)
-		qv := &templates.QuestionView{ID: n.ID, Text: text, Help: help, Command: n.Command, EnglishOnly: english,
+		qv := &templates.QuestionView{ID: n.ID, Text: text, Help: help, Command: wl.Fill(n.Command), EnglishOnly: english,
 			Step: len(walk.Steps) + 1, Of: len(walk.Steps) + cat.QuestionsLeft(n),
-			UnsureHref: triageHref(full) + "&unsure=1#question", Unsure: r.URL.Query().Get("unsure") == "1"}
+			UnsureHref: withContext(triageHref(full)+"&unsure=1#question", wl), Unsure: r.URL.Query().Get("unsure") == "1"}
+		if strings.Contains(qv.Command, "<gpu-node>") || strings.Contains(qv.Command, "<node>") {
+			// Asked once: the answer stays in the URL for every later
+			// question and the outcome.
+			qv.AskNode = &templates.NodeAsk{Tree: full.Tree, Answers: full.Encode(), Keep: contextHidden(wl)}
+		}
 		for i := range n.Choices {
 			ch := &n.Choices[i]
-			qv.Answers = append(qv.Answers, templates.Link{Label: choiceLabel(pr, ch), Href: triageHref(full.With(n.ID, ch.ID))})
+			qv.Answers = append(qv.Answers, templates.Link{Label: choiceLabel(pr, ch), Href: withContext(triageHref(full.With(n.ID, ch.ID)), wl)})
 		}
 		if qv.Unsure {
 			qv.Leads = questionLeads(r.Context(), c, cat, n)
@@ -146,8 +171,9 @@ func (s *Server) walkPage(r *http.Request, c *content.Content, cat *triage.Catal
 	}
 	o := n.Outcome
 	diagnosis, mitigation, verify, english := outcomeText(pr, o)
-	ov := &templates.OutcomeView{Route: o.Route, Title: routeTitle(r.Context(), c, o.Route, o.Playbook, o.Section), Steps: len(walk.Steps), Diagnosis: diagnosis, Commands: o.Commands, Mitigation: mitigation, Verify: verify,
-		PlaybookHref: "/playbooks/" + o.Playbook + "#" + o.Section, PlaybookTitle: o.Playbook, SectionTitle: o.Section,
+	ov := &templates.OutcomeView{Route: o.Route, Title: routeTitle(r.Context(), c, o.Route, o.Playbook, o.Section), Steps: len(walk.Steps), Diagnosis: diagnosis,
+		Commands: fillAll(wl, o.Commands), Mitigation: fillAll(wl, mitigation), Verify: fillAll(wl, verify),
+		PlaybookHref: withContext("/playbooks/"+o.Playbook+"#"+o.Section, wl), PlaybookTitle: o.Playbook, SectionTitle: o.Section,
 		WriteupHref: "/triage/writeup?" + strings.TrimPrefix(triageHref(full), "/triage?"), EnglishOnly: english}
 	ctx := r.Context()
 	if err := writeupView(ctx, pr, c, walk, ov); err != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"casebook/internal/triage"
+	"casebook/web/templates"
 )
 
 // The pod, namespace, node and container a paste named travel in the links
@@ -70,4 +71,19 @@ func or(v, fallback string) string {
 		return fallback
 	}
 	return v
+}
+
+// contextHidden is the context other than the node, as the hidden fields
+// of the form that asks for the node.
+func contextHidden(c *triage.Context) []templates.Field {
+	if c == nil {
+		return nil
+	}
+	var out []templates.Field
+	for i, v := range []string{c.Pod, c.Namespace, "", c.Container} {
+		if v != "" {
+			out = append(out, templates.Field{Name: contextParams[i], Value: v})
+		}
+	}
+	return out
 }

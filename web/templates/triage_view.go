@@ -151,6 +151,8 @@ type QuestionView struct {
 	Command string
 	Answers []Link
 	Unknown string // why a probe could not answer, if it tried
+	// AskNode is set when the command names a node nobody has given yet.
+	AskNode *NodeAsk
 	// EnglishOnly marks a question shown in English on a Korean page.
 	EnglishOnly bool
 }
@@ -191,3 +193,13 @@ type ClusterForm struct {
 	Pods       []string
 	Message    string
 }
+
+// NodeAsk is the form that asks for the node once: it reloads the same
+// question with node= added, keeping the walk and the rest of the context.
+type NodeAsk struct {
+	Tree, Answers string
+	Keep          []Field
+}
+
+// Field is a hidden form field.
+type Field struct{ Name, Value string }
