@@ -84,7 +84,10 @@ func runClassify(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(res)
 	}
-	printRoutes(stdout, res)
+	printRoutes(stdout, res.Result)
+	if res.Redacted > 0 {
+		fmt.Fprintf(stdout, "\n%d secret(s) in the text were replaced by %s before it was read.\n", res.Redacted, answer.Mark)
+	}
 	return nil
 }
 

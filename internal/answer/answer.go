@@ -1,8 +1,9 @@
 // Package answer answers a pasted text the same way behind every door (the
-// web API and page, the MCP tool, the CLI): the triage classifier's routes,
-// and the library entries that a search with the paste's most specific
-// lines finds. An unrecognised paste thereby still ends in the incidents and
-// playbook sections that hold its error, not in a bare "no route".
+// web API and page, the MCP tool, the CLI): the paste with its secrets
+// redacted, the triage classifier's routes, and the library entries that a
+// search with the paste's most specific lines finds. An unrecognised paste
+// thereby still ends in the incidents and playbook sections that hold its
+// error, not in a bare "no route".
 package answer
 
 import (
@@ -22,26 +23,40 @@ type Searcher interface {
 	Search(ctx context.Context, r search.Request) (*search.Result, error)
 }
 
-// Paste classifies text and, when s is not nil, fills Result.Related from
-// a search with the paste's most specific lines (triage.SearchQuery). The
-// routes are the answer and the search only helps: when the search fails,
-// Paste still returns the routes, with the search's error for the caller to
-// log.
-func Paste(ctx context.Context, cat *triage.Catalog, s Searcher, text string) (triage.Result, error) {
-	res := cat.Classify(text)
+// Answer is a paste's answer: the classifier's result, with the paste as it
+// may be shown, linked or logged (its secrets redacted) and how many
+// secrets were taken out.
+type Answer struct {
+	triage.Result
+	// Text is the paste after Redact; nothing else of the paste leaves
+	// Paste, so a door cannot show or link the original by mistake.
+	Text string `json:"-"`
+	// Redacted counts the secrets the text holds as Mark: those Paste
+	// replaced and those a shared link had replaced already.
+	Redacted int `json:"redacted"`
+}
+
+// Paste redacts text, classifies what is left and, when s is not nil,
+// fills Result.Related from a search with the paste's most specific lines
+// (triage.SearchQuery). The routes are the answer and the search only
+// helps: when the search fails, Paste still returns the routes, with the
+// search's error for the caller to log.
+func Paste(ctx context.Context, cat *triage.Catalog, s Searcher, text string) (Answer, error) {
+	clean, _ := Redact(text)
+	ans := Answer{Result: cat.Classify(clean), Text: clean, Redacted: strings.Count(clean, Mark)}
 	if s == nil {
-		return res, nil
+		return ans, nil
 	}
-	q := triage.SearchQuery(text, res)
+	q := triage.SearchQuery(clean, ans.Result)
 	if q == "" {
-		return res, nil
+		return ans, nil
 	}
 	found, err := s.Search(ctx, search.Request{Query: q, PerPage: MaxRelated})
 	if err != nil {
-		return res, fmt.Errorf("answer: related search: %w", err)
+		return ans, fmt.Errorf("answer: related search: %w", err)
 	}
-	res.Related = related(found)
-	return res, nil
+	ans.Related = related(found)
+	return ans, nil
 }
 
 // related turns search hits into links: an incident page, or a playbook at

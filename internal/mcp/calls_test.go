@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -28,6 +29,19 @@ func validCalls(t *testing.T, cs *sdk.ClientSession) {
 		decode(t, call(t, cs, "classify_error", jsonString("text", gpuEvent)), &out)
 		if len(out.Routes) == 0 || out.Routes[0].Route != "pending/insufficient-resources" {
 			t.Errorf("routes %+v", out.Routes)
+		}
+	})
+	t.Run("classify_error_redacts", func(t *testing.T) {
+		for _, sec := range secrets(t) {
+			res := call(t, cs, "classify_error", jsonString("text", "    Environment:\n"+sec.line+"\n"+gpuEvent))
+			var out mcp.ClassifyOutput
+			decode(t, res, &out)
+			if body := text(res); strings.Contains(body, sec.value) {
+				t.Errorf("%s: the secret is in the tool's answer", sec.name)
+			}
+			if out.Redacted == 0 {
+				t.Errorf("%s: redacted = 0", sec.name)
+			}
 		}
 	})
 	t.Run("vocab", func(t *testing.T) {
@@ -236,4 +250,26 @@ func koreanCalls(t *testing.T, cs *sdk.ClientSession) {
 	if len(voc.Terms) == 0 || voc.Terms[0].Label == "" || !hangul(voc.Terms[0].LabelKo) {
 		t.Errorf("vocab returns both labels: %+v", voc.Terms)
 	}
+}
+
+// secret is one case of internal/answer/testdata/secrets.txt, the table
+// every door's redaction test reads.
+type secret struct{ name, line, value string }
+
+func secrets(t *testing.T) []secret {
+	t.Helper()
+	data, err := os.ReadFile("../answer/testdata/secrets.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []secret
+	for _, l := range strings.Split(string(data), "\n") {
+		if f := strings.Split(l, "|"); len(f) == 3 && !strings.HasPrefix(l, "#") {
+			out = append(out, secret{f[0], strings.ReplaceAll(f[1], `\n`, "\n"), f[2]})
+		}
+	}
+	if len(out) < 10 {
+		t.Fatalf("%d secrets read", len(out))
+	}
+	return out
 }

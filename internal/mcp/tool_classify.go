@@ -26,6 +26,9 @@ type ClassifyOutput struct {
 	Related []triage.Related `json:"related" jsonschema:"incidents and playbook sections a library search with the paste's most specific lines found"`
 	Next    string           `json:"next" jsonschema:"what to do with this result"`
 	Lang    string           `json:"lang" jsonschema:"the language of diagnosis, mitigation, verify and section_title"`
+	// Redacted is answer.Answer's: secrets are taken out before anything
+	// is read, so the evidence lines quote the redacted text.
+	Redacted int `json:"redacted" jsonschema:"how many secrets (environment values, tokens, keys, passwords) were replaced by [redacted] before the text was read"`
 }
 
 // Route is one diagnosis: the triage route, the playbook section that
@@ -80,7 +83,7 @@ func (t *tools) classify(ctx context.Context, c *content.Content, _ *sdk.CallToo
 	}
 	// A failed search leaves Related empty; the routes still answer.
 	res, _ := answer.Paste(ctx, c.Triage, srch, in.Text)
-	out := ClassifyOutput{Routes: make([]Route, 0, len(res.Routes)), Match: res.Match, Related: res.Related, Lang: string(lang)}
+	out := ClassifyOutput{Routes: make([]Route, 0, len(res.Routes)), Match: res.Match, Related: res.Related, Lang: string(lang), Redacted: res.Redacted}
 	for _, m := range res.Routes {
 		r := Route{Route: m.Route, Confidence: m.Confidence, Playbook: m.Playbook, Section: m.Section,
 			URL: "/playbooks/" + m.Playbook + "#" + m.Section, Evidence: m.Evidence}

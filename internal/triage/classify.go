@@ -41,6 +41,12 @@ type Result struct {
 	// routes it matched (the taint to tolerate, the label no node has,
 	// the resource short); absent when it names none.
 	Specifics *Specifics `json:"specifics,omitempty"`
+	// Scheduler reads the paste's scheduler message as one diagnosis when
+	// it lists several reasons and the first route is one of them.
+	Scheduler *SchedulerReading `json:"scheduler,omitempty"`
+	// Context names the pod, namespace, node and container the paste is
+	// about, for the commands that follow; absent when it names none.
+	Context *Context `json:"context,omitempty"`
 }
 
 // RouteMatch is one candidate route with the playbook section that handles
@@ -60,6 +66,12 @@ type hit struct {
 	line   int // 0-based
 	text   string
 	at     int // byte offset of the match in text
+	// alone is false for a hit that cannot make a route on its own: a
+	// line of configuration (a probe's settings, declared limits) says
+	// what the pod would do, not that it failed, and the preemption tail
+	// after a scheduler's own reasons is the routine "nothing to evict".
+	// Such a hit still strengthens a route that other evidence found.
+	alone bool
 }
 
 // Classify finds every signal in a pasted text and ranks the routes they
@@ -74,6 +86,7 @@ func (c *Catalog) Classify(text string) Result {
 		lowers[i] = lowerASCII(l) // offsets into it are offsets into l
 	}
 	gpu := slices.ContainsFunc(lines, gpuRequest.MatchString)
+	var msgs []schedMessage
 	for i := range lines {
 		if consumed[i] || !isSchedulerLine(lowers[i]) {
 			continue
@@ -85,10 +98,12 @@ func (c *Catalog) Classify(text string) Result {
 		for j := m.First; j <= m.Last; j++ {
 			consumed[j] = true
 		}
+		msgs = append(msgs, m)
 		hits = append(hits, c.schedulerHits(m, gpu)...)
 	}
 	cand := make([]bool, len(c.Signals))
 	var idx []int
+	config := configLines(lines)
 	for i, l := range lines {
 		if consumed[i] {
 			continue
@@ -99,7 +114,7 @@ func (c *Catalog) Classify(text string) Result {
 			cand[k] = false
 			s := c.Signals[k]
 			if at := s.find(l, lowers[i]); at >= 0 {
-				hits = append(hits, hit{sig: s, weight: s.Weight, line: i, text: l, at: at})
+				hits = append(hits, hit{sig: s, weight: s.Weight, line: i, text: l, at: at, alone: !config[i]})
 			}
 		}
 	}
@@ -111,7 +126,41 @@ func (c *Catalog) Classify(text string) Result {
 	if sp := specificsFor(res.Routes, text); !sp.Empty() {
 		res.Specifics = &sp
 	}
+	if len(res.Routes) > 0 {
+		if rd := c.readScheduler(msgs); rd.Names(res.Routes[0].Route) {
+			res.Scheduler = rd
+		}
+		res.Context = ReadContext(lines)
+	}
 	return res
+}
+
+// configLine is a line that declares how the pod is set up rather than
+// reporting what happened: kubectl describe's probe settings
+// ("Readiness: http-get http://:8000/health delay=30s ...") and a manifest's
+// probe fields. configBlock opens a describe or manifest block of declared
+// resources, whose lines are configuration too.
+var (
+	configLine  = regexp.MustCompile(`^\s*(?:(?:Liveness|Readiness|Startup):\s+(?:http-get|exec|tcp-socket|grpc)\b|-?\s*(?:readinessProbe|livenessProbe|startupProbe|initialDelaySeconds|periodSeconds|timeoutSeconds|failureThreshold|successThreshold):)`)
+	configBlock = regexp.MustCompile(`^(\s*)(?:Limits|Requests|limits|requests):\s*$`)
+)
+
+// configLines marks the lines of a paste that are configuration.
+func configLines(lines []string) []bool {
+	out := make([]bool, len(lines))
+	block := -1 // indent of the open resource block
+	for i, l := range lines {
+		indent := len(l) - len(strings.TrimLeft(l, " \t"))
+		if block >= 0 && (strings.TrimSpace(l) == "" || indent <= block) {
+			block = -1
+		}
+		if m := configBlock.FindStringSubmatch(l); m != nil {
+			block, out[i] = len(m[1]), true
+			continue
+		}
+		out[i] = block >= 0 || configLine.MatchString(l)
+	}
+	return out
 }
 
 // specificsFor reads the paste's particulars when a route they concern
@@ -180,7 +229,10 @@ func (c *Catalog) schedulerHits(m schedMessage, gpu bool) []hit {
 		// Only a pod that requests a GPU is short of one.
 		gpu = gpu || insufficientGPU.MatchString(r.Text)
 	}
-	others := false
+	others, head := false, false
+	for _, r := range m.Reasons {
+		head = head || !r.Preemption
+	}
 	for _, r := range m.Reasons {
 		scope := ScopeScheduler
 		if r.Preemption {
@@ -206,7 +258,12 @@ func (c *Catalog) schedulerHits(m schedMessage, gpu bool) []hit {
 		if f.bystander && others {
 			w *= 0.3
 		}
-		hits = append(hits, hit{sig: f.sig, weight: w, line: m.First, text: m.Text, at: max(0, strings.Index(m.Text, f.r.Text))})
+		// The preemption tail only reports that evicting lower-priority
+		// pods would not help; after the scheduler's own reasons that is
+		// routine, and a priority class in the paste (context) is what
+		// makes it a lead.
+		alone := !(f.r.Preemption && head)
+		hits = append(hits, hit{sig: f.sig, weight: w, line: m.First, text: m.Text, at: max(0, strings.Index(m.Text, f.r.Text)), alone: alone})
 	}
 	return hits
 }

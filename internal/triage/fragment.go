@@ -73,7 +73,7 @@ func (c *Catalog) fragmentHits(line, lower string, i int, gpu bool) []hit {
 			if gpu && s.GPUWeight > 0 {
 				w = s.GPUWeight
 			}
-			hits = append(hits, hit{sig: s, weight: w * fragmentFactor, line: i, text: line, at: max(0, strings.Index(line, piece))})
+			hits = append(hits, hit{sig: s, weight: w * fragmentFactor, line: i, text: line, at: max(0, strings.Index(line, piece)), alone: true})
 			break
 		}
 	}

@@ -3,6 +3,7 @@ package triage
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,14 +12,16 @@ import (
 // paste is one labelled text from testdata/pastes. Its header lines start
 // with "#!": "#! expect: <route>" (required), "#! evidence: <text>" (a
 // substring the best route's evidence must show), "#! section: <anchor>"
-// (the playbook section expected when a route has several) and "#! note:
-// ..." (why the paste is in the set). The header is removed before
-// classifying.
+// (the playbook section expected when a route has several), "#! absent:
+// <route>, ..." (routes that must not be listed at all: false cards) and
+// "#! note: ..." (why the paste is in the set). The header is removed
+// before classifying.
 type paste struct {
 	name     string
 	expect   string
 	evidence string
 	section  string
+	absent   []string
 	text     string
 }
 
@@ -49,6 +52,10 @@ func readPastes(t *testing.T) []paste {
 				p.evidence = strings.TrimSpace(val)
 			case "section":
 				p.section = strings.TrimSpace(val)
+			case "absent":
+				for _, r := range strings.Split(val, ",") {
+					p.absent = append(p.absent, strings.TrimSpace(r))
+				}
 			}
 		}
 		if p.expect == "" {
@@ -88,6 +95,11 @@ func TestPastes(t *testing.T) {
 			}
 			if p.evidence != "" && !evidenceShows(top, p.evidence) {
 				t.Errorf("%s evidence does not show %q: %+v", top.Route, p.evidence, top.Evidence)
+			}
+			for _, r := range res.Routes {
+				if slices.Contains(p.absent, r.Route) {
+					t.Errorf("false card %s (%.2f) from %+v", r.Route, r.Confidence, r.Evidence)
+				}
 			}
 		})
 	}

@@ -14,6 +14,7 @@ import (
 func (c *Catalog) rank(hits []hit) Result {
 	type acc struct {
 		main, ctx float64
+		alone     bool // a hit that can make the route by itself
 		signals   map[string]bool
 		hits      []hit
 		// sections sums, per section a signal names, the weight of
@@ -34,6 +35,7 @@ func (c *Catalog) rank(hits []hit) Result {
 		}
 		a.signals[h.sig.ID] = true
 		a.main = math.Max(a.main, h.weight)
+		a.alone = a.alone || h.alone
 		if h.sig.Section != "" {
 			if a.sections[h.sig.Section] == nil {
 				a.sections[h.sig.Section] = map[string]float64{}
@@ -43,6 +45,9 @@ func (c *Catalog) rank(hits []hit) Result {
 	}
 	scores := map[string]float64{}
 	for route, a := range byRoute {
+		if a.main > 0 && !a.alone && a.ctx == 0 {
+			a.main = 0 // configuration or a routine tail, and nothing else
+		}
 		if a.main > 0 {
 			scores[route] = confidence(a.main, len(a.signals), a.ctx)
 		}

@@ -83,7 +83,7 @@ func resourceHits(lines []string) []hit {
 		for other := range advertised {
 			if isGPUName(other) {
 				s := requested[name]
-				return []hit{{sig: resourceMismatch, weight: resourceMismatch.Weight, line: s.line, text: s.text, at: max(0, strings.Index(s.text, name))}}
+				return []hit{{sig: resourceMismatch, weight: resourceMismatch.Weight, line: s.line, text: s.text, at: max(0, strings.Index(s.text, name)), alone: true}}
 			}
 		}
 	}
@@ -141,7 +141,7 @@ func tableHits(lines []string, routes map[string]*Node) []hit {
 			// Values start at the header's column; an empty cell before
 			// it can shift nothing, kubectl pads with spaces.
 			if f := strings.Fields(l[col:]); len(f) > 0 && f[0] == r.value && l[col] != ' ' {
-				hits = append(hits, hit{sig: r.sig, weight: r.sig.Weight, line: i, text: l, at: col})
+				hits = append(hits, hit{sig: r.sig, weight: r.sig.Weight, line: i, text: l, at: col, alone: true})
 			}
 		}
 	}

@@ -188,6 +188,14 @@ func (s *Server) handleDrill(w http.ResponseWriter, r *http.Request) error {
 	}
 	p := drillRunPage(pr, s.chrome(c, d.Title.In(drilltext.Lang(pr)), "drills", ""), d, cat, st, steps, now)
 	p.CmdError, p.Typed = cmdErr, typed
+	// People pick a cause by its name; the id is only the form's value.
+	for i := range p.Routes {
+		for j, o := range p.Routes[i].Routes {
+			if n, ok := cat.Route(o.Href); ok && n.Outcome != nil {
+				p.Routes[i].Routes[j].Label = routeTitle(r.Context(), c, o.Href, n.Outcome.Playbook, n.Outcome.Section)
+			}
+		}
+	}
 	return render(r.Context(), w, http.StatusOK, templates.DrillRunView(p))
 }
 
@@ -221,7 +229,7 @@ func routeOptions(pr *i18n.Printer, cat *triage.Catalog) []templates.RouteGroup 
 		g := templates.RouteGroup{Family: drilltext.Family(pr, f.ID)}
 		for _, id := range ids {
 			if drill.FamilyOf(id).ID == f.ID {
-				g.Routes = append(g.Routes, id)
+				g.Routes = append(g.Routes, templates.Link{Label: id, Href: id})
 			}
 		}
 		if len(g.Routes) > 0 {

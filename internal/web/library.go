@@ -81,5 +81,8 @@ func (s *Server) handleLibrary(w http.ResponseWriter, r *http.Request) error {
 		x.Sort, x.Page = so.id, 1
 		p.Sorts = append(p.Sorts, templates.SortLink{Label: so.label, Href: x.href("/"), Current: st.Sort == so.id})
 	}
+	if r.URL.Path == "/" && st.Filter.Empty() && st.Page == 1 && c.Triage != nil && c.Triage.Root() != nil {
+		p.Home = homeView(pr, c.Triage)
+	}
 	return render(ctx, w, http.StatusOK, templates.LibraryView(p))
 }

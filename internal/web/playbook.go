@@ -77,8 +77,11 @@ func (s *Server) handlePlaybook(w http.ResponseWriter, r *http.Request) error {
 	for _, comp := range pb.Components {
 		p.Components = append(p.Components, templates.Link{Label: termLabel(pr, c.Taxonomy, library.FacetComponent, comp), Href: "/terms/component/" + comp})
 	}
+	// A paste's result links here with the pod it named: the section's
+	// commands name it too.
+	wl := contextOf(r.URL.Query())
 	for _, sec := range sections {
-		p.Sections = append(p.Sections, templates.DocSection{ID: sec.ID, Title: sec.Title, HTML: sec.HTML})
+		p.Sections = append(p.Sections, templates.DocSection{ID: sec.ID, Title: sec.Title, HTML: fillHTML(wl, sec.HTML)})
 		p.TOC = append(p.TOC, templates.TOCEntry{ID: sec.ID, Title: sec.Title, Level: 2})
 		for _, h := range sec.Anchors {
 			if h.Level == 3 {

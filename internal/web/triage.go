@@ -3,11 +3,13 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 
 	"casebook/internal/content"
+	"casebook/internal/i18n"
 	"casebook/internal/triage"
 	"casebook/web/templates"
 )
@@ -92,19 +94,36 @@ func treeForPlaybook(cat *triage.Catalog, playbook string) string {
 // renderTriageStart shows the first screen: the root question's answers as
 // symptom buttons, the paste box and, when configured, the cluster form.
 func (s *Server) renderTriageStart(w http.ResponseWriter, r *http.Request, c *content.Content, cat *triage.Catalog, paste string, result *templates.PasteView, status int) error {
-	root := cat.Root()
-	start, _ := cat.Node(root.Start)
 	pr := printer(r.Context())
-	p := templates.TriagePage{Chrome: s.chrome(c, pr.T("triage.title"), "triage", ""), TreeTitle: treeTitle(pr, root), Paste: paste, PasteResult: result}
-	if start != nil && !start.IsOutcome() {
-		p.StartText, _, _ = questionText(pr, start)
-		for i := range start.Choices {
-			ch := &start.Choices[i]
-			p.Start = append(p.Start, templates.Link{Label: choiceLabel(pr, ch), Href: triageHref(triage.State{Tree: root.ID}.With(start.ID, ch.ID))})
-		}
-	}
+	p := templates.TriagePage{Chrome: s.chrome(c, pr.T("triage.title"), "triage", ""), TreeTitle: treeTitle(pr, cat.Root()), Paste: paste, PasteResult: result}
+	p.StartText, p.Start = symptoms(pr, cat)
 	p.Cluster = s.clusterForm(r)
 	return render(r.Context(), w, status, templates.TriageView(p))
+}
+
+// symptoms are the root question and its answers as links: the symptom
+// buttons of the wizard's first screen and of the front page.
+func symptoms(pr *i18n.Printer, cat *triage.Catalog) (string, []templates.Link) {
+	root := cat.Root()
+	start, ok := cat.Node(root.Start)
+	if !ok || start.IsOutcome() {
+		return "", nil
+	}
+	text, _, _ := questionText(pr, start)
+	var out []templates.Link
+	for i := range start.Choices {
+		ch := &start.Choices[i]
+		out = append(out, templates.Link{Label: choiceLabel(pr, ch), Href: triageHref(triage.State{Tree: root.ID}.With(start.ID, ch.ID))})
+	}
+	return text, out
+}
+
+// homeView is the front page's start: the paste box, the symptoms and the
+// first five minutes.
+func homeView(pr *i18n.Printer, cat *triage.Catalog) *templates.HomeView {
+	h := &templates.HomeView{FirstFiveHref: "/playbooks/first-five-minutes"}
+	h.StartText, h.Start = symptoms(pr, cat)
+	return h
 }
 
 // walkPage builds the page for a walk: breadcrumbs, then the question to
@@ -116,25 +135,33 @@ func (s *Server) walkPage(r *http.Request, c *content.Content, cat *triage.Catal
 	p := templates.TriagePage{Chrome: s.chrome(c, pr.T("triage.title_tree", "tree", title), "triage", ""), TreeTitle: title, Notices: notices,
 		RestartHref: "/triage"}
 	full := walk.State()
+	// The pod, namespace and node a paste named (or the engineer gave)
+	// fill every command of the walk and travel in each of its links.
+	wl := contextOf(r.URL.Query())
 	for i, step := range walk.Steps {
 		prefix := triage.State{Tree: full.Tree, Answers: full.Answers[:i:i]}
 		q, _, _ := questionText(pr, step.Node)
 		note, noteEN := stepNote(pr, step)
 		p.Crumbs = append(p.Crumbs, templates.Crumb{Question: q, Answer: choiceLabel(pr, step.Choice), Source: string(step.Source),
-			Evidence: evidenceLines(step.Evidence), Note: note, NoteEnglishOnly: noteEN, ChangeHref: triageHref(prefix)})
+			Evidence: evidenceLines(step.Evidence), Note: note, NoteEnglishOnly: noteEN, ChangeHref: withContext(triageHref(prefix), wl)})
 	}
 	if len(walk.Steps) > 0 {
-		p.BackHref = triageHref(full.Back())
+		p.BackHref = withContext(triageHref(full.Back()), wl)
 	}
 	n := walk.Node
 	if !n.IsOutcome() {
 		text, help, english := questionText(pr, n)
-		qv := &templates.QuestionView{ID: n.ID, Text: text, Help: help, Command: n.Command, EnglishOnly: english,
+		qv := &templates.QuestionView{ID: n.ID, Text: text, Help: help, Command: wl.Fill(n.Command), EnglishOnly: english,
 			Step: len(walk.Steps) + 1, Of: len(walk.Steps) + cat.QuestionsLeft(n),
-			UnsureHref: triageHref(full) + "&unsure=1#question", Unsure: r.URL.Query().Get("unsure") == "1"}
+			UnsureHref: withContext(triageHref(full)+"&unsure=1#question", wl), Unsure: r.URL.Query().Get("unsure") == "1"}
+		if strings.Contains(qv.Command, "<gpu-node>") || strings.Contains(qv.Command, "<node>") {
+			// Asked once: the answer stays in the URL for every later
+			// question and the outcome.
+			qv.AskNode = &templates.NodeAsk{Tree: full.Tree, Answers: full.Encode(), Keep: contextHidden(wl)}
+		}
 		for i := range n.Choices {
 			ch := &n.Choices[i]
-			qv.Answers = append(qv.Answers, templates.Link{Label: choiceLabel(pr, ch), Href: triageHref(full.With(n.ID, ch.ID))})
+			qv.Answers = append(qv.Answers, templates.Link{Label: choiceLabel(pr, ch), Href: withContext(triageHref(full.With(n.ID, ch.ID)), wl)})
 		}
 		if qv.Unsure {
 			qv.Leads = questionLeads(r.Context(), c, cat, n)
@@ -144,8 +171,9 @@ func (s *Server) walkPage(r *http.Request, c *content.Content, cat *triage.Catal
 	}
 	o := n.Outcome
 	diagnosis, mitigation, verify, english := outcomeText(pr, o)
-	ov := &templates.OutcomeView{Route: o.Route, Title: routeTitle(r.Context(), c, o.Route, o.Playbook, o.Section), Steps: len(walk.Steps), Diagnosis: diagnosis, Commands: o.Commands, Mitigation: mitigation, Verify: verify,
-		PlaybookHref: "/playbooks/" + o.Playbook + "#" + o.Section, PlaybookTitle: o.Playbook, SectionTitle: o.Section,
+	ov := &templates.OutcomeView{Route: o.Route, Title: routeTitle(r.Context(), c, o.Route, o.Playbook, o.Section), Steps: len(walk.Steps), Diagnosis: diagnosis,
+		Commands: fillAll(wl, o.Commands), Mitigation: fillAll(wl, mitigation), Verify: fillAll(wl, verify),
+		PlaybookHref: withContext("/playbooks/"+o.Playbook+"#"+o.Section, wl), PlaybookTitle: o.Playbook, SectionTitle: o.Section,
 		WriteupHref: "/triage/writeup?" + strings.TrimPrefix(triageHref(full), "/triage?"), EnglishOnly: english}
 	ctx := r.Context()
 	if err := writeupView(ctx, pr, c, walk, ov); err != nil {
@@ -212,8 +240,11 @@ func (s *Server) renderPaste(w http.ResponseWriter, r *http.Request, c *content.
 		return s.renderTriageStart(w, r, c, cat, "", &templates.PasteView{Empty: true}, http.StatusBadRequest)
 	}
 	res := s.answerPaste(r.Context(), c, cat, text)
+	// From here on only the redacted paste exists: the box, the link and
+	// everything below show it.
+	text = res.Text
 	pr := printer(r.Context())
-	pv := &templates.PasteView{Empty: len(res.Routes) == 0, Weak: res.Match == triage.MatchWeak}
+	pv := &templates.PasteView{Empty: len(res.Routes) == 0, Weak: res.Match == triage.MatchWeak, Redacted: res.Redacted}
 	if link, ok := pasteLink(text); ok {
 		pv.ShareHref = link
 		if pr.Lang().Korean() {
@@ -225,35 +256,113 @@ func (s *Server) renderPaste(w http.ResponseWriter, r *http.Request, c *content.
 	for _, rel := range res.Related {
 		pv.Related = append(pv.Related, templates.Link{Label: s.relatedTitle(r.Context(), c, rel), Href: rel.URL, Kind: rel.Kind})
 	}
-	for _, rt := range res.Routes {
-		pbTitle := rt.Playbook
-		if pb, err := c.Store.Playbook(r.Context(), rt.Playbook); err == nil {
-			pbTitle = playbookTitle(pr, pb)
-			if h := headingTitle(pr, pb, rt.Section); h != "" {
-				pbTitle += " — " + h
-			}
+	wl := res.Context
+	for i, rt := range res.Routes {
+		// The routes a multi-reason scheduler message names are read on
+		// the first card, not shown as cards of their own.
+		if i > 0 && res.Scheduler.Names(rt.Route) {
+			continue
 		}
-		rv := templates.RouteView{Route: rt.Route, Title: routeTitle(r.Context(), c, rt.Route, rt.Playbook, rt.Section), Playbook: pbTitle, Href: "/playbooks/" + rt.Playbook + "#" + rt.Section,
-			Confidence: int(rt.Confidence*100 + 0.5), Evidence: evidenceLines(rt.Evidence)}
-		if res.Specifics != nil {
-			rv.Specifics = specificsView(pr, res.Specifics.For(rt.Route))
-		}
-		ins, err := c.Store.IncidentsForRoute(r.Context(), rt.Route, 5)
+		rv, err := s.routeView(r.Context(), c, cat, rt, wl, i == 0)
 		if err != nil {
 			return err
 		}
-		for _, in := range ins {
-			rv.Incidents = append(rv.Incidents, templates.Link{Label: in.ID + " " + pr.PickText(in.Title, in.TitleKo), Href: "/incidents/" + in.ID})
+		if i == 0 {
+			rv.Reading = readingView(pr, res.Scheduler)
+			sp := triage.Specifics{}
+			if res.Specifics != nil {
+				for _, rs := range append([]triage.SchedulerReason{{Route: rt.Route}}, readingReasons(res.Scheduler)...) {
+					part := res.Specifics.For(rs.Route)
+					sp.Taints, sp.Selectors, sp.Shortfalls = append(sp.Taints, part.Taints...), append(sp.Selectors, part.Selectors...), append(sp.Shortfalls, part.Shortfalls...)
+				}
+			}
+			rv.Specifics = specificsView(pr, dedupeSpecifics(sp))
 		}
-		pv.Routes = append(pv.Routes, rv)
+		if i == 0 || rt.Confidence >= triage.MatchConfidentAt {
+			pv.Routes = append(pv.Routes, rv)
+		} else {
+			pv.Others = append(pv.Others, rv)
+		}
 	}
 	if len(res.Routes) > 0 {
 		if st, ok := furthestWalk(cat, res.Answers); ok {
-			pv.ContinueHref = triageHref(st)
+			pv.ContinueHref = withContext(triageHref(st), wl)
 		}
 	}
-	s.observeTriage(res)
+	s.observeTriage(res.Result)
 	return s.renderTriageStart(w, r, c, cat, text, pv, http.StatusOK)
+}
+
+// routeView is one route of a paste's answer. The first card carries what
+// the engineer acts on: the diagnosis, the commands filled with the pod,
+// the mitigation and the recovery check.
+func (s *Server) routeView(ctx context.Context, c *content.Content, cat *triage.Catalog, rt triage.RouteMatch, wl *triage.Context, first bool) (templates.RouteView, error) {
+	pr := printer(ctx)
+	pbTitle := rt.Playbook
+	if pb, err := c.Store.Playbook(ctx, rt.Playbook); err == nil {
+		pbTitle = playbookTitle(pr, pb)
+		if h := headingTitle(pr, pb, rt.Section); h != "" {
+			pbTitle += " — " + h
+		}
+	}
+	rv := templates.RouteView{Route: rt.Route, Title: routeTitle(ctx, c, rt.Route, rt.Playbook, rt.Section), Playbook: pbTitle,
+		Href: withContext("/playbooks/"+rt.Playbook+"#"+rt.Section, wl), Confidence: int(rt.Confidence*100 + 0.5), Evidence: evidenceLines(rt.Evidence)}
+	if first {
+		if n, ok := cat.Route(rt.Route); ok && n.Outcome != nil {
+			var mitigation, verify []string
+			rv.Diagnosis, mitigation, verify, rv.EnglishOnly = outcomeText(pr, n.Outcome)
+			rv.Commands, rv.Mitigation, rv.Verify = fillAll(wl, n.Outcome.Commands), fillAll(wl, mitigation), fillAll(wl, verify)
+		}
+	}
+	ins, err := c.Store.IncidentsForRoute(ctx, rt.Route, 5)
+	if err != nil {
+		return rv, err
+	}
+	for _, in := range ins {
+		rv.Incidents = append(rv.Incidents, templates.Link{Label: in.ID + " " + pr.PickText(in.Title, in.TitleKo), Href: "/incidents/" + in.ID})
+	}
+	return rv, nil
+}
+
+// readingReasons are a reading's reasons, none when there is no reading.
+func readingReasons(rd *triage.SchedulerReading) []triage.SchedulerReason {
+	if rd == nil {
+		return nil
+	}
+	return rd.Reasons
+}
+
+// dedupeSpecifics drops what Specifics.For handed out twice (two reasons
+// of one route).
+func dedupeSpecifics(sp triage.Specifics) triage.Specifics {
+	return triage.Specifics{Taints: uniq(sp.Taints), Selectors: uniq(sp.Selectors), Shortfalls: uniq(sp.Shortfalls)}
+}
+
+func uniq[T any](xs []T) []T {
+	seen := map[string]bool{}
+	var out []T
+	for _, x := range xs {
+		k := fmt.Sprintf("%v", x)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// readingView words a scheduler reading for the first card: each reason
+// with its node count, the first marked as acting first.
+func readingView(pr *i18n.Printer, rd *triage.SchedulerReading) *templates.ReadingView {
+	if rd == nil {
+		return nil
+	}
+	v := &templates.ReadingView{Title: pr.T("triage.reading_title", "count", len(rd.Reasons)),
+		Note: pr.T("triage.reading_note", "count", rd.Reasons[0].Count)}
+	for i, x := range rd.Reasons {
+		v.Reasons = append(v.Reasons, templates.ReadingReason{Text: pr.T("triage.reading_reason", "count", x.Count, "total", rd.Total), Reason: x.Reason, First: i == 0})
+	}
+	return v
 }
 
 // furthestWalk lands a paste as deep in the trees as its answers reach. When

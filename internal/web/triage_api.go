@@ -48,10 +48,10 @@ func readPaste(w http.ResponseWriter, r *http.Request) (string, error) {
 }
 
 // answerPaste answers a paste through the one service the web, MCP and CLI
-// share: the routes, and the library entries a search with the paste's
-// lines finds. Without a search index, or when the search fails, the routes
-// alone are the answer (the failure is logged).
-func (s *Server) answerPaste(ctx context.Context, c *content.Content, cat *triage.Catalog, text string) triage.Result {
+// share: the paste redacted, the routes, and the library entries a search
+// with the paste's lines finds. Without a search index, or when the search
+// fails, the routes alone are the answer (the failure is logged).
+func (s *Server) answerPaste(ctx context.Context, c *content.Content, cat *triage.Catalog, text string) answer.Answer {
 	var srch answer.Searcher
 	if c.Search != nil {
 		srch = c.Search
@@ -77,7 +77,7 @@ func (s *Server) handleAPIClassify(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	res := s.answerPaste(r.Context(), c, cat, text)
-	s.observeTriage(res)
+	s.observeTriage(res.Result)
 	writeJSON(w, http.StatusOK, res)
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"casebook/internal/answer"
 	"casebook/internal/triage"
 )
 
@@ -72,6 +73,18 @@ func (s *Server) handleTriagePasteLink(w http.ResponseWriter, r *http.Request) e
 	}
 	if len(text) > triage.MaxInput {
 		return userError(http.StatusRequestEntityTooLarge, "triage.paste_too_large")
+	}
+	// The page echoes its own address (language switch, alternates), so an
+	// address with a secret in it moves to the redacted link first.
+	if clean, n := answer.Redact(text); n > 0 {
+		if link, ok := pasteLink(clean); ok {
+			if lang := q.Get("lang"); lang != "" {
+				link += "&" + url.Values{"lang": {lang}}.Encode()
+			}
+			http.Redirect(w, r, link, http.StatusSeeOther)
+			return nil
+		}
+		text = clean
 	}
 	return s.renderPaste(w, r, c, cat, text)
 }

@@ -46,10 +46,11 @@ type DrillStep struct {
 	Command, Output string
 }
 
-// RouteGroup is the routes of one family, for a select.
+// RouteGroup is the routes of one family, for a select: Label names the
+// route, Href is its id (the option's value).
 type RouteGroup struct {
 	Family string
-	Routes []string
+	Routes []Link
 }
 
 // DrillSummary is what the brief and the debrief both show.

@@ -320,7 +320,7 @@ func Layout(c Chrome) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = navItem(c, "library", "/", t(ctx, "nav.library")).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = navItem(c, "library", "/incidents", t(ctx, "nav.library")).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

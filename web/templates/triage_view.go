@@ -40,6 +40,12 @@ type PasteView struct {
 	// ShareTooLong is set instead when the paste is too long for a link.
 	ShareHref    string
 	ShareTooLong bool
+	// Redacted counts the secrets taken out of the paste before it was
+	// read; the page says so.
+	Redacted int
+	// Others are the routes under the confidence a card needs, folded
+	// under "Other possibilities".
+	Others []RouteView
 }
 
 // RouteView is one ranked route.
@@ -54,6 +60,27 @@ type RouteView struct {
 	ContinueURL string
 	Incidents   []Link // the incidents that show this route
 	Specifics   *SpecificsView
+	// The first card only: the scheduler message read as one diagnosis,
+	// and what to do, filled with the paste's pod and namespace.
+	Reading     *ReadingView
+	Diagnosis   string
+	Commands    []string
+	Mitigation  []string
+	Verify      []string
+	EnglishOnly bool
+}
+
+// ReadingView is a scheduler message with several reasons, in the order the
+// scheduler checks them.
+type ReadingView struct {
+	Title, Note string
+	Reasons     []ReadingReason
+}
+
+// ReadingReason is one reason: "4 of 6 nodes" and the scheduler's words.
+type ReadingReason struct {
+	Text, Reason string
+	First        bool
 }
 
 // SpecificsView is what the evidence names for a scheduling failure: the
@@ -124,6 +151,8 @@ type QuestionView struct {
 	Command string
 	Answers []Link
 	Unknown string // why a probe could not answer, if it tried
+	// AskNode is set when the command names a node nobody has given yet.
+	AskNode *NodeAsk
 	// EnglishOnly marks a question shown in English on a Korean page.
 	EnglishOnly bool
 }
@@ -167,3 +196,13 @@ type ClusterForm struct {
 	Pods       []string
 	Message    string
 }
+
+// NodeAsk is the form that asks for the node once: it reloads the same
+// question with node= added, keeping the walk and the rest of the context.
+type NodeAsk struct {
+	Tree, Answers string
+	Keep          []Field
+}
+
+// Field is a hidden form field.
+type Field struct{ Name, Value string }

@@ -198,6 +198,16 @@ type LibraryPage struct {
 	Help       *SearchHelp // search without results
 	KindLinks  []SortLink
 	FeedHref   string
+	// Home is set on / without filters: the paste box, the symptoms and
+	// the first five minutes, above the library.
+	Home *HomeView
+}
+
+// HomeView is the on-call start of the front page.
+type HomeView struct {
+	StartText     string
+	Start         []Link
+	FirstFiveHref string
 }
 
 // DocSection is a rendered section of an incident or playbook. HTML is
