@@ -143,6 +143,7 @@ func (l *Loader) buildOnce(ctx context.Context, files *library.Files) (_ *Conten
 		}
 	})
 	opt := l.Search
+	opt.Triage = cat
 	merging := make(chan struct{})
 	var mergeOnce sync.Once
 	merged := func() { mergeOnce.Do(func() { close(merging) }) }

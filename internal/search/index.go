@@ -37,6 +37,7 @@ type Index struct {
 	shownDocs recentCache[int, *document]   // documents of recent hits (doccache.go)
 	placed    recentCache[int, []byte]      // forward blocks of recent hits (doccache.go)
 	typos     recentCache[string, []string] // typo neighbours of recent query words
+	router    *router                       // nil without a triage catalogue
 	info      Info
 }
 
@@ -120,6 +121,7 @@ func OpenWith(dir string, lib *library.Library, opt Options) (*Index, error) {
 	}
 	ix := newIndex(lib)
 	ix.cache = newResultCache(opt.CacheBytes, opt.OnCache)
+	ix.router = newRouter(opt.Triage, lib, ix.matcher)
 	path := filepath.Join(dir, DirName(lib.Hash))
 	ix.info.Path = path
 

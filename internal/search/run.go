@@ -175,6 +175,12 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 	u := &run{ix: ix, r: rd, s: ix.getScratch(), ctx: ctx, deadline: time.Now().Add(queryTimeBox)}
 	defer func() { ix.putScratch(u.s) }()
 	p := ix.plan(rd, uq)
+	var best *Best
+	if route, pb, section := ix.router.route(uq, p); route != "" {
+		if rank, ok := ix.rankByID[pb]; ok && ix.byRank[rank].playbook != nil {
+			p.best, best = rank, ix.best(route, pb, section)
+		}
+	}
 	// Phrases are checked only in documents that pass the filters; the
 	// zero-result help, which counts results without each filter, reruns
 	// the match unfiltered.
@@ -197,6 +203,9 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 	res.Total, res.Facets, res.Partial = c.total, c.facets.result(), u.partial
 	res.Facets[facetKind] = c.kinds
 	res.Exact = c.exact
+	if c.best {
+		res.Best = best
+	}
 	res.SuggestedFilters = ix.suggestions(r, p, c)
 	c.facets.release()
 	c.facets = nil
@@ -233,7 +242,7 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 		return nil, fmt.Errorf("search: %q: %w", r.Query, err)
 	}
 	for i, d := range win {
-		if d.score == exactScore {
+		if d.score >= bestScore {
 			continue
 		}
 		if b := phraseBonus(p.tokens, locs[d.rank], func() *document { return doc(d.rank) }); b > 0 {
@@ -252,7 +261,12 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 const playbookPrior = 1.3
 
 // exactScore marks the document whose id the query is: it ranks first.
-const exactScore = math32Max
+// bestScore marks the playbook of the route the query names: it ranks
+// next.
+const (
+	exactScore = math32Max
+	bestScore  = math32Max / 2
+)
 
 const math32Max = 3.4e38
 
@@ -343,13 +357,22 @@ func (ix *Index) gather(u *run, sel *selector, p *plan, filter *docFilter, k int
 		c.facets.add(exact)
 		push(scored{rank: exact, score: exactScore})
 	}
+	best := -1
+	if p.best >= 0 && p.best != exact && filter.keep(p.best) {
+		best = p.best
+		c.best = true
+		kinds.addKind(best)
+		c.total++
+		c.facets.add(best)
+		push(scored{rank: best, score: bestScore})
+	}
 	for _, r := range s.cands {
 		rank := int(r)
 		sel.t = allWords // a kind no candidate passing the filters has
 		if kt := lookup(ix.facets.kind[rank]); kt != nil {
 			sel.t = kt.t
 		}
-		if rank == exact || !sel.pass(s.mask[rank]) || !filter.keepBase(rank) {
+		if rank == exact || rank == best || !sel.pass(s.mask[rank]) || !filter.keepBase(rank) {
 			continue
 		}
 		kinds.addKind(rank)
@@ -380,8 +403,11 @@ func (ix *Index) gather(u *run, sel *selector, p *plan, filter *docFilter, k int
 func (ix *Index) hit(d scored, locs []matchLoc, doc func() *document, named ...termMatch) Hit {
 	src := ix.byRank[d.rank]
 	hit := Hit{ID: src.id(), Score: d.score}
-	if d.score == exactScore {
+	switch d.score {
+	case exactScore:
 		hit.Score, hit.Exact = 0, true
+	case bestScore:
+		hit.Score, hit.Best = 0, true
 	}
 	if src.incident != nil {
 		hit.Kind, hit.Title, hit.Summary = KindIncident, src.incident.Title, src.incident.Summary

@@ -65,6 +65,9 @@ type Result struct {
 	// Exact is the id of the incident or playbook the query names ("IL-0171",
 	// "il-171", "171", "gpu-missing"); it is the first hit.
 	Exact string `json:"exact,omitempty"`
+	// Best is the playbook section of the symptom or route the query
+	// names; its playbook is the first hit (after an Exact one).
+	Best *Best `json:"best,omitempty"`
 	// Partial is true when the query hit its time box and optional work
 	// (typo neighbours, later words) was skipped.
 	Partial bool `json:"partial,omitempty"`
@@ -102,6 +105,8 @@ type Hit struct {
 	Score     float64 `json:"score"`
 	// Exact marks the document whose id the query is.
 	Exact bool `json:"exact,omitempty"`
+	// Best marks the playbook of Result.Best.
+	Best bool `json:"best,omitempty"`
 	// Fragments are short HTML-safe excerpts with matches wrapped in <mark>.
 	// Keys are "title", "summary", "signals", "sources", "#anchor" for a
 	// body section (the anchor of its heading, so the page can link to the

@@ -45,7 +45,8 @@ func TestSearchFindsTypedForms(t *testing.T) {
 		{"CamelCase condition", "AcceleratedHardwareReady", "IL-0171", 5},
 		{"condition with value", "AcceleratedHardwareReady=False", "IL-0171", 5},
 		{"Kubernetes reason", "OOMKilled", "memory", 3},
-		{"pasted error string", "Failed to initialize NVML", "IL-0217", 1},
+		{"pasted error string, after its route's section", "Failed to initialize NVML", "IL-0217", 2},
+		{"quoted error string", `"Failed to initialize NVML"`, "IL-0217", 1},
 		{"file name", "libdcgm.so", "IL-0171", 1},
 		{"typo, one edit", "Karpentr node repair", "IL-0171", 3},
 		{"typo, swapped letters", "karpneter gpu race", "IL-0218", 3},
@@ -319,13 +320,13 @@ func TestResultJSONShape(t *testing.T) {
 	if err := json.Unmarshal(data, &got); err != nil {
 		t.Fatal(err)
 	}
-	if keys := sortedMapKeys(got); !slices.Equal(keys, []string{"facets", "hits", "query", "suggested_filters", "total"}) {
+	if keys := sortedMapKeys(got); !slices.Equal(keys, []string{"best", "facets", "hits", "query", "suggested_filters", "total"}) {
 		t.Errorf("result keys %v", keys)
 	}
 	hit := got["hits"].([]any)[0].(map[string]any)
 	delete(hit, "title_ko") // present where the library has Korean
 	delete(hit, "summary_ko")
-	if keys := sortedMapKeys(hit); !slices.Equal(keys, []string{"fragments", "id", "kind", "score", "summary", "title"}) {
+	if keys := sortedMapKeys(hit); !slices.Equal(keys, []string{"best", "fragments", "id", "kind", "score", "summary", "title"}) {
 		t.Errorf("hit keys %v", keys)
 	}
 	sug := got["suggested_filters"].([]any)[0].(map[string]any)
@@ -335,6 +336,13 @@ func TestResultJSONShape(t *testing.T) {
 	fc := got["facets"].(map[string]any)["symptom"].([]any)[0].(map[string]any)
 	if keys := sortedMapKeys(fc); !slices.Equal(keys, []string{"count", "label", "term"}) {
 		t.Errorf("facet count keys %v", keys)
+	}
+	best := got["best"].(map[string]any)
+	if keys := sortedMapKeys(best); !slices.Equal(keys, []string{"commands", "playbook", "route", "section", "title", "title_ko", "url"}) {
+		t.Errorf("best keys %v", keys)
+	}
+	if best["route"] != "pending/untolerated-taint" || best["url"] != "/playbooks/pod-pending#cause-c-untolerated-taint" {
+		t.Errorf("best is %v, want the untolerated-taint section of pod-pending", best)
 	}
 }
 
