@@ -38,6 +38,7 @@ type Index struct {
 	placed    recentCache[int, []byte]      // forward blocks of recent hits (doccache.go)
 	typos     recentCache[string, []string] // typo neighbours of recent query words
 	router    *router                       // nil without a triage catalogue
+	glossary  *koGlossary                   // the Korean glossary and the taxonomy's names
 	info      Info
 }
 
@@ -148,7 +149,7 @@ func OpenWith(dir string, lib *library.Library, opt Options) (*Index, error) {
 }
 
 func newIndex(lib *library.Library) *Index {
-	ix := &Index{lib: lib, matcher: NewMatcher(lib.Taxonomy), facets: newFacetTable(lib), rankByID: map[string]int{},
+	ix := &Index{lib: lib, matcher: NewMatcher(lib.Taxonomy), facets: newFacetTable(lib), rankByID: map[string]int{}, glossary: glossary.withNames(lib.Taxonomy.Names()),
 		shownDocs: recentCache[int, *document]{max: shownDocs}, placed: recentCache[int, []byte]{max: placedDocs}, typos: recentCache[string, []string]{max: maxTypoWords}}
 	for _, in := range lib.Incidents {
 		ix.rankByID[in.ID] = len(ix.byRank)

@@ -103,7 +103,7 @@ func (ix *Index) plan(r index.IndexReader, q *userQuery) *plan {
 	p.tokens = ix.english.Analyze([]byte(strings.Join(words, " ")))
 	// Slots: a word, or a Korean expression of several words the glossary
 	// knows ("안 보임"), with its English rendering for taxonomy matching.
-	gloss := glossary.spans(words)
+	gloss := ix.glossary.spans(words)
 	type slot struct {
 		text, english string
 		renderings    []string
