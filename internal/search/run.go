@@ -139,10 +139,7 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	filter, err := ix.compileFilter(r)
-	if err != nil {
-		return nil, err
-	}
+	filter := ix.compileFilter(r)
 	uq, err := parseQuery(r.Query)
 	if err != nil {
 		return nil, err
@@ -476,8 +473,8 @@ func paging(r Request) (page, perPage int, err error) {
 	case perPage == 0:
 		perPage = DefaultPerPage
 	}
-	if page > 10000/perPage+1 {
-		return 0, 0, badQueryMsg("query.page_end", "page", strconv.Itoa(page), "max", strconv.Itoa(10000/perPage+1))
+	if page > LastPage(perPage) {
+		return 0, 0, badQueryMsg("query.page_end", "page", strconv.Itoa(page), "max", strconv.Itoa(LastPage(perPage)))
 	}
 	return page, perPage, nil
 }

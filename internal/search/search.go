@@ -19,13 +19,20 @@ const (
 	KindPlaybook = "playbook"
 )
 
-// Paging limits. PerPage above MaxPerPage is an error rather than silently
-// clamped so an API client learns the limit.
+// The limits of a request, one set for every door: selection refuses a
+// request past them with its own message, and the index refuses one that
+// reaches it directly. MaxQueryBytes: a longer text is a paste, which the
+// classifier (triage) reads. MaxResults bounds how deep paging goes (the
+// best MaxResults are ranked), for the library's lists as for searches.
 const (
 	DefaultPerPage = 20
 	MaxPerPage     = 100
-	maxQueryBytes  = 1024
+	MaxQueryBytes  = 500
+	MaxResults     = 10000
 )
+
+// LastPage is the last page of perPage results paging reaches.
+func LastPage(perPage int) int { return MaxResults/max(perPage, 1) + 1 }
 
 // Request is one search. The zero value lists every document, newest
 // incident first.
@@ -35,8 +42,10 @@ type Request struct {
 	Query string
 	// Kind restricts results to KindIncident or KindPlaybook; "" means both.
 	Kind string
-	// Filters hold term ids per facet. Values of one facet are alternatives
-	// (OR); different facets must all hold (AND), as on the library page.
+	// Filters hold term ids per facet, as selection resolved them (an id
+	// the taxonomy does not have matches nothing). Values of one facet are
+	// alternatives (OR); different facets must all hold (AND), as on the
+	// library page.
 	Filters map[library.Facet][]string
 	// Org and Year filter incidents by organization (its slug,
 	// library.Slug of the name) and by the year of the incident date.
@@ -134,8 +143,9 @@ type Suggestion struct {
 	Count int `json:"count"`
 }
 
-// QueryError reports a request the user has to fix: a query too long, an
-// unknown filter, a page out of range. The web layer maps it to 400.
+// QueryError reports a query the index cannot run: too long, too many
+// words or phrases, not text, a page out of range. The web layer maps it
+// to 400.
 type QueryError struct {
 	Msg string
 	// M is Msg as a catalogue message, when it has one (i18n.Localized).
