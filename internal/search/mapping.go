@@ -8,7 +8,6 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
-
 )
 
 // Index field names. Text fields are analysed; the facet fields hold term
