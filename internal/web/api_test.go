@@ -381,7 +381,7 @@ func TestAPIErrors(t *testing.T) {
 		{"/api/graph?focus=gpu-driver", 400, "focus"},
 		{"/api/graph?focus=planet:earth", 400, "focus"},
 		{"/api/graph?focus=component:gpu-drivr", 400, `"gpu-driver"`},
-		{"/api/search?q=gpu&page=999", 400, `page "999"`},
+		{"/api/search?q=gpu&page=999", 400, `"999"`},
 		{"/api/search?q=gpu&page=-1", 400, "page"},
 		{"/api/search?q=gpu&per_page=500", 400, "per_page"},
 		{"/api/incidents/IL-9999", 404, ""},
