@@ -103,7 +103,7 @@ func sharedIndex(t testing.TB) *Index {
 	sharedOnce.Do(func() {
 		sharedDir, sharedErr = os.MkdirTemp("", "casebook-search-test-")
 		if sharedErr == nil {
-			sharedIx, sharedErr = OpenWith(sharedDir, lib, Options{CacheBytes: -1, Triage: loadTriage(t)})
+			sharedIx, sharedErr = OpenWith(sharedDir, lib, Options{CacheBytes: -1, Triage: loadTriage(t), Turns: make(chan struct{}, 2)})
 		}
 	})
 	if sharedErr != nil {

@@ -38,6 +38,7 @@ type Index struct {
 	placed    recentCache[int, []byte]      // forward blocks of recent hits (doccache.go)
 	typos     recentCache[string, []string] // typo neighbours of recent query words
 	router    *router                       // nil without a triage catalogue
+	turns     chan struct{}                 // Options.Turns
 	glossary  *koGlossary                   // the Korean glossary and the taxonomy's names
 	info      Info
 }
@@ -123,6 +124,7 @@ func OpenWith(dir string, lib *library.Library, opt Options) (*Index, error) {
 	ix := newIndex(lib)
 	ix.cache = newResultCache(opt.CacheBytes, opt.OnCache)
 	ix.router = newRouter(opt.Triage, lib, ix.matcher)
+	ix.turns = opt.Turns
 	path := filepath.Join(dir, DirName(lib.Hash))
 	ix.info.Path = path
 

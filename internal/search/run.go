@@ -7,7 +7,6 @@ import (
 	"html"
 	mbits "math/bits"
 	"regexp"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -110,27 +109,26 @@ func (ix *Index) searchAndKeep(ctx context.Context, r Request, key string) (_ *R
 	return res, body, release, nil
 }
 
-// searchSlots admits as many searches at once as there are cores; the
-// rest wait their turn, first come first served (a channel's blocked
-// senders are woken in order). Searches are CPU work: run all at once,
-// each gets a slice of the cores, and an expensive query among sixteen
-// takes sixteen times its own time while holding its memory; in turn, a
-// request waits for the few ahead of it and then runs at full speed
-// (at 10,000 incidents and 16 clients on two cores: /api/search p99 85 →
-// 62 ms and 811 → 929 req/s). The query's time box starts when its turn
-// comes.
-var searchSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
-
+// searchInTurn runs r when the index's turns (Options.Turns) admit it,
+// first come first served (a channel's blocked senders are woken in
+// order). Searches are CPU work: run all at once, each gets a slice of the
+// cores, and an expensive query among sixteen takes sixteen times its own
+// time while holding its memory; in turn, a request waits for the few
+// ahead of it and then runs at full speed. The query's time box starts
+// when its turn comes.
 func (ix *Index) searchInTurn(ctx context.Context, r Request) (*Result, error) {
+	if ix.turns == nil {
+		return ix.search(ctx, r)
+	}
 	select {
-	case searchSlots <- struct{}{}:
+	case ix.turns <- struct{}{}:
 	case <-ctx.Done():
-		// Out of time before its turn: run without a slot, which stops at
+		// Out of time before its turn: run without one, which stops at
 		// the first check and answers partial, as a search whose time ran
 		// out while running does.
 		return ix.search(ctx, r)
 	}
-	defer func() { <-searchSlots }()
+	defer func() { <-ix.turns }()
 	return ix.search(ctx, r)
 }
 
