@@ -222,12 +222,10 @@ func (l *Loader) Load(ctx context.Context) (*Content, error) {
 	l.prune()
 	if !c.Warm {
 		// A cold build holds far more at its peak than it keeps (parsed
-		// Markdown, analysed documents, segments being merged): at 10,000
-		// incidents the process peaks near 390 MiB and keeps about 90 MB
-		// of live heap. The Go runtime returns freed memory to the system
-		// only gradually, so the process would stay near its peak for
-		// minutes (196 MiB resident 1.5 s after the load with this); give
-		// it back now, once, off the loader's lock.
+		// Markdown, analysed documents, segments being merged), and the Go
+		// runtime returns freed memory to the system only gradually, so
+		// the process would stay near its peak for minutes; give it back
+		// now, once, off the loader's lock.
 		go debug.FreeOSMemory()
 	}
 	l.log.Info("library loaded", "hash", c.Hash[:12], "incidents", c.Incidents, "playbooks", c.Playbooks,

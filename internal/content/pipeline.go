@@ -122,9 +122,7 @@ func (l *Loader) buildOnce(ctx context.Context, files *library.Files) (_ *Conten
 	//    on one core with every segment file mapped. The store's one
 	//    writer is built beside that merge, with the whole-library graph,
 	//    rather than beside the analysis: the analysis keeps both cores
-	//    busy on its own, and the merge alone would leave one idle (at
-	//    10,000 incidents the merge is about 2 s, the store 2 s of CPU;
-	//    docs/performance.md, seventh pass).
+	//    busy on its own, and the merge alone would leave one idle.
 	//    A cold load's build steps are where its memory peaks: the parsed
 	//    library, documents being analysed and indexed, the read model
 	//    being written. The collector runs more often while they run
@@ -190,26 +188,19 @@ func (l *Loader) buildOnce(ctx context.Context, files *library.Files) (_ *Conten
 // The collector's targets, as shares of the configured one (GOGC, 100
 // when unset; GOGC=off stays off).
 //
-// buildGC holds during a cold load's build steps. At 10,000 incidents the
-// live heap there is about 100 MB, so at 70 % the heap grows about 70 MB
-// between collections instead of 100: together with the smaller builder
-// batches of the search index, the cold load's peak fell from 380–420 MiB
-// to 270–290 MiB (docs/performance.md, 2026-12-02).
+// buildGC holds during a cold load's build steps, where the live heap is
+// large and short-lived garbage plentiful: a lower target keeps the peak
+// down at little cost in time.
 //
 // mergeGC holds from the index's merge to the end of the build, while the
-// store is written beside it. The live heap is lower there (about 95 MB at
-// 10,000 incidents), but the merge maps every segment file, so this is
-// where the process peaks: at 70 % it reached 304–314 MiB, at 50 % 277–293
-// MiB and at 40 % 268–279 MiB, for the same load time within the machine's
-// noise (docs/performance.md, seventh pass).
+// store is written beside it: the merge maps every segment file, so this
+// is where the process peaks, and a still lower target lowers the peak for
+// the same load time.
 //
 // serveGC holds otherwise. A served library's heap is mostly long-lived
 // (the parsed library, the graph, the search tables), and requests'
 // garbage is short-lived, so the default target mostly doubles data that
-// stays. At 10,000 incidents the peak under the benchmark's cached HTTP
-// phase was 302–305 MiB at 100 %, 278–285 MiB at 75 % and 271 MiB at 65 %,
-// with the request rate unchanged within the machine's noise
-// (docs/performance.md, sixth pass).
+// stays. docs/performance.md has the measurements behind the three shares.
 const (
 	buildGC = 70
 	mergeGC = 40

@@ -75,16 +75,11 @@ const (
 
 // builderBatch is how many documents bleve's builder takes into one
 // segment before writing it: they wait in memory analysed, and the segment
-// is built in memory beside them. Measured at 10,000 documents when the
-// analysis was bleve's: 1,000 peaked at 645 MB of memory, 250 at 238 MB for
-// the same CPU time, 100 at 192 MB but 25 % more CPU in merging the extra
-// segments. With the analysis done ahead (analyse.go), the server's cold
-// load at 10,000 incidents peaked at 394–436 MiB with 250 and 340–349 MiB
-// with 125 (and analyseBatch 16), with CPU times inside the noise of three
-// alternating runs (2026-12-02, docs/performance.md). The segments are
-// merged bleve's way, ten at a time: merging all at once saved about 0.3 s
-// of CPU but raised the server's peak RSS by about 40 MiB (every input
-// segment mapped at once).
+// is built in memory beside them, so a larger batch raises the cold load's
+// peak memory and a smaller one adds segments to merge (more CPU). The
+// segments are merged bleve's way, ten at a time, since merging all at
+// once maps every input segment together. docs/performance.md has the
+// measurements behind both choices.
 const builderBatch = 125
 
 // schemaVersion names the layout of the index (mapping and manifest). A
