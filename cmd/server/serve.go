@@ -56,6 +56,7 @@ func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
 	}
 	m := metrics.New()
 	loader := content.NewStackLoader(stack, cfg.Data, log)
+	loader.Memory = newGCPolicy()
 	if err := loader.Restrict(cfg.RestrictLayers); err != nil {
 		return nil, fmt.Errorf("--restrict-layer: %w", err)
 	}

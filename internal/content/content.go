@@ -11,7 +11,6 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -121,6 +120,10 @@ type Loader struct {
 	// them before the first Load.
 	NoSearch bool
 	Search   search.Options
+	// Memory is the process's memory policy during loads (cmd/server's:
+	// the collector's target, returning memory to the system); nil leaves
+	// the runtime alone.
+	Memory MemoryPolicy
 	// view loads the library without the restricted layers (Restrict);
 	// nil when no layer is restricted.
 	view       *Loader
@@ -173,13 +176,35 @@ type LoadFailure struct {
 // the page footer.
 func (l *Loader) Failure() *LoadFailure { return l.failure.Load() }
 
+// MemoryPolicy is how the process spends memory while a library loads.
+// The loader only says when things happen: a cold build starts (Build,
+// whose result is called when it ends), the search index's merge starts
+// (Merge), and memory the load freed can go back to the system (Release).
+type MemoryPolicy interface {
+	Build() (done func())
+	Merge()
+	Release()
+}
+
+type noPolicy struct{}
+
+func (noPolicy) Build() func() { return func() {} }
+func (noPolicy) Merge()        {}
+func (noPolicy) Release()      {}
+
+func (l *Loader) memory() MemoryPolicy {
+	if l.Memory == nil {
+		return noPolicy{}
+	}
+	return l.Memory
+}
+
 // Load builds a Content and publishes it. On failure the previous Content
 // stays published and the error is returned.
 func (l *Loader) Load(ctx context.Context) (*Content, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	start := time.Now()
-	servingGC()
 	c, err := l.load(ctx)
 	if l.OnLoad != nil {
 		n := 0
@@ -226,7 +251,7 @@ func (l *Loader) Load(ctx context.Context) (*Content, error) {
 		// runtime returns freed memory to the system only gradually, so
 		// the process would stay near its peak for minutes; give it back
 		// now, once, off the loader's lock.
-		go debug.FreeOSMemory()
+		go l.memory().Release()
 	}
 	l.log.Info("library loaded", "hash", c.Hash[:12], "incidents", c.Incidents, "playbooks", c.Playbooks,
 		"problems", len(c.Problems), "warm", c.Warm, "took", time.Since(start).Round(time.Millisecond))

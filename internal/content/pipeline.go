@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"runtime/debug"
-	"strconv"
 	"sync"
 	"time"
 
@@ -146,10 +143,10 @@ func (l *Loader) buildOnce(ctx context.Context, files *library.Files) (_ *Conten
 	var mergeOnce sync.Once
 	merged := func() { mergeOnce.Do(func() { close(merging) }) }
 	if !stored {
-		defer tightenGC()()
+		defer l.memory().Build()()
 		opt.Merging = func() {
-			mergingGC()
-			go debug.FreeOSMemory()
+			l.memory().Merge()
+			go l.memory().Release()
 			save()
 			merged()
 		}
@@ -183,94 +180,6 @@ func (l *Loader) buildOnce(ctx context.Context, files *library.Files) (_ *Conten
 	c.Warm = stored && !parsed
 	save()
 	return c, nil
-}
-
-// The collector's targets, as shares of the configured one (GOGC, 100
-// when unset; GOGC=off stays off).
-//
-// buildGC holds during a cold load's build steps, where the live heap is
-// large and short-lived garbage plentiful: a lower target keeps the peak
-// down at little cost in time.
-//
-// mergeGC holds from the index's merge to the end of the build, while the
-// store is written beside it: the merge maps every segment file, so this
-// is where the process peaks, and a still lower target lowers the peak for
-// the same load time.
-//
-// serveGC holds otherwise. A served library's heap is mostly long-lived
-// (the parsed library, the graph, the search tables), and requests'
-// garbage is short-lived, so the default target mostly doubles data that
-// stays. docs/performance.md has the measurements behind the three shares.
-const (
-	buildGC = 70
-	mergeGC = 40
-	serveGC = 65
-)
-
-// gcTargets counts the builds running with the tighter target, so that
-// overlapping loads (a process may hold more than one loader) return to
-// the serving target only when the last of them ends.
-var gcTargets struct {
-	sync.Mutex
-	depth int
-}
-
-// configuredGC is the target GOGC asks for, read as the runtime reads it:
-// off is -1, a number is itself, anything else is the default 100.
-func configuredGC() int {
-	v := os.Getenv("GOGC")
-	if v == "off" {
-		return -1
-	}
-	if n, err := strconv.Atoi(v); err == nil && n >= 0 {
-		return n
-	}
-	return 100
-}
-
-// gcShare is share % of the configured target; off stays off.
-func gcShare(share int) int {
-	c := configuredGC()
-	if c < 0 {
-		return -1
-	}
-	return max(1, c*share/100)
-}
-
-// servingGC sets the serving target unless a build is running.
-func servingGC() {
-	gcTargets.Lock()
-	defer gcTargets.Unlock()
-	if gcTargets.depth == 0 {
-		debug.SetGCPercent(gcShare(serveGC))
-	}
-}
-
-// tightenGC sets the build target and returns what sets the serving one
-// back once the last build ends.
-func tightenGC() (restore func()) {
-	gcTargets.Lock()
-	defer gcTargets.Unlock()
-	if gcTargets.depth == 0 {
-		debug.SetGCPercent(gcShare(buildGC))
-	}
-	gcTargets.depth++
-	return sync.OnceFunc(func() {
-		gcTargets.Lock()
-		defer gcTargets.Unlock()
-		if gcTargets.depth--; gcTargets.depth == 0 {
-			debug.SetGCPercent(gcShare(serveGC))
-		}
-	})
-}
-
-// mergingGC sets the merge's target, while a build holds.
-func mergingGC() {
-	gcTargets.Lock()
-	defer gcTargets.Unlock()
-	if gcTargets.depth > 0 {
-		debug.SetGCPercent(gcShare(mergeGC))
-	}
 }
 
 // reopenStore opens the store persisted for hash; nil when there is none
