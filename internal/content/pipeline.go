@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"casebook/internal/gaps"
-	"casebook/internal/graph"
 	"casebook/internal/library"
 	"casebook/internal/search"
 	"casebook/internal/store"
@@ -256,70 +255,6 @@ func loadChecks(layers []library.Layer, lib *library.Library) (*gaps.Set, []libr
 	return set, append(problems, set.Dangling(lib)...)
 }
 
-// wholeGraph draws the graph of every incident, labelled from the taxonomy.
-func wholeGraph(lib *library.Library) graph.Graph {
-	return drawGraph(lib.Taxonomy, libraryLinks(lib), "")
-}
-
-// libraryLinks are the incident-term edges of every incident, in the order
-// the read model's unfiltered Links returns them (library order, then each
-// incident's causes, components, symptoms and factors as written). Reading
-// them from the parsed library rather than SQLite saves a query of every
-// edge, 0.28 s of CPU at 10,000 incidents on each start.
-func libraryLinks(lib *library.Library) []store.TermLink {
-	var out []store.TermLink
-	for _, in := range lib.Incidents {
-		for _, f := range []library.Facet{library.FacetCause, library.FacetComponent, library.FacetSymptom, library.FacetFactor} {
-			for _, id := range in.Terms(f) {
-				out = append(out, store.TermLink{Incident: in.ID, Facet: f, Term: id})
-			}
-		}
-	}
-	return out
-}
-
-// graphJob is the whole-library graph being drawn on another goroutine.
-type graphJob struct {
-	done  chan struct{}
-	graph graph.Graph
-}
-
-func drawAside(lib *library.Library) *graphJob {
-	j := &graphJob{done: make(chan struct{})}
-	go func() {
-		defer close(j.done)
-		j.graph = wholeGraph(lib)
-	}()
-	return j
-}
-
-// wait returns the graph once it is drawn.
-func (j *graphJob) wait() graph.Graph {
-	<-j.done
-	return j.graph
-}
-
-// DrawGraph draws the graph of a set of incident-term links (of a filter or
-// a search result) with the taxonomy's labels, focused on one "facet:term"
-// when focus is set.
-func (c *Content) DrawGraph(links []store.TermLink, focus string) graph.Graph {
-	return drawGraph(c.Taxonomy, links, focus)
-}
-
-func drawGraph(tax *library.Taxonomy, links []store.TermLink, focus string) graph.Graph {
-	gl := make([]graph.Link, len(links))
-	for i, l := range links {
-		gl[i] = graph.Link{Case: l.Incident, Facet: string(l.Facet), Term: l.Term}
-	}
-	return graph.Build(gl, graph.Options{Focus: focus, Label: func(kind, id string) string {
-		if kind == "case" {
-			return id
-		}
-		f, _ := library.ParseFacet(kind)
-		return tax.Label(f, id)
-	}})
-}
-
 // orgs maps every organisation's slug to its name as the incidents write
 // it (the first spelling wins when two differ only in case or spacing).
 func orgs(lib *library.Library) Orgs {
@@ -333,20 +268,6 @@ func orgs(lib *library.Library) Orgs {
 		}
 	}
 	return out
-}
-
-// GraphOf returns the graph of the incidents f selects, focused on one
-// "facet:term" when focus is set: the precomputed whole-library Graph when
-// neither narrows it, else drawn from the store's links.
-func (c *Content) GraphOf(ctx context.Context, f store.Filter, focus string) (graph.Graph, error) {
-	if f.Empty() && focus == "" {
-		return c.Graph, nil
-	}
-	links, err := c.Store.Links(ctx, f)
-	if err != nil {
-		return graph.Graph{}, err
-	}
-	return c.DrawGraph(links, focus), nil
 }
 
 // problemsError is a failed load with the problems that made it fail, so
