@@ -52,6 +52,7 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 		return err
 	}
 	loader := content.NewStackLoader(stack, cfg.Data, log)
+	loader.Memory = newGCPolicy()
 	loader.Search = search.Options{CacheBytes: -1}
 	defer loader.Close()
 	opts := mcp.Options{Version: version(), Log: log, Drills: drill.NewService(stack.Layers()[0].FS, contentVersion(loader))}

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -58,10 +59,13 @@ func newApp(ctx context.Context, cfg config, stderr io.Writer) (*app, error) {
 	}
 	m := metrics.New()
 	loader := content.NewStackLoader(stack, cfg.Data, log)
+	loader.Memory = newGCPolicy()
 	if err := loader.Restrict(cfg.RestrictLayers); err != nil {
 		return nil, fmt.Errorf("--restrict-layer: %w", err)
 	}
-	loader.Search = search.Options{CacheBytes: int64(cfg.SearchCacheMB) << 20, OnCache: m.SearchCache}
+	// As many searches run at once as there are cores; the rest wait their
+	// turn (search.Options.Turns).
+	loader.Search = search.Options{CacheBytes: int64(cfg.SearchCacheMB) << 20, OnCache: m.SearchCache, Turns: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	loader.OnLoad = m.LibraryLoad
 	a := &app{cfg: cfg, log: log, loader: loader, metrics: m,
 		policy:  access.Policy{Header: cfg.AuthHeader, Users: splitList(cfg.AllowUsers), Domains: splitList(cfg.AllowDomains), RestrictReads: cfg.RestrictReads},

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -124,6 +123,10 @@ type Loader struct {
 	// them before the first Load.
 	NoSearch bool
 	Search   search.Options
+	// Memory is the process's memory policy during loads (cmd/server's:
+	// the collector's target, returning memory to the system); nil leaves
+	// the runtime alone.
+	Memory MemoryPolicy
 	// view loads the library without the restricted layers (Restrict);
 	// nil when no layer is restricted.
 	view       *Loader
@@ -176,13 +179,35 @@ type LoadFailure struct {
 // the page footer.
 func (l *Loader) Failure() *LoadFailure { return l.failure.Load() }
 
+// MemoryPolicy is how the process spends memory while a library loads.
+// The loader only says when things happen: a cold build starts (Build,
+// whose result is called when it ends), the search index's merge starts
+// (Merge), and memory the load freed can go back to the system (Release).
+type MemoryPolicy interface {
+	Build() (done func())
+	Merge()
+	Release()
+}
+
+type noPolicy struct{}
+
+func (noPolicy) Build() func() { return func() {} }
+func (noPolicy) Merge()        {}
+func (noPolicy) Release()      {}
+
+func (l *Loader) memory() MemoryPolicy {
+	if l.Memory == nil {
+		return noPolicy{}
+	}
+	return l.Memory
+}
+
 // Load builds a Content and publishes it. On failure the previous Content
 // stays published and the error is returned.
 func (l *Loader) Load(ctx context.Context) (*Content, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	start := time.Now()
-	servingGC()
 	c, err := l.load(ctx)
 	if l.OnLoad != nil {
 		// /metrics answers without an identity, so it counts what a
@@ -227,13 +252,11 @@ func (l *Loader) Load(ctx context.Context) (*Content, error) {
 	l.prune()
 	if !c.Warm {
 		// A cold build holds far more at its peak than it keeps (parsed
-		// Markdown, analysed documents, segments being merged): at 10,000
-		// incidents the process peaks near 390 MiB and keeps about 90 MB
-		// of live heap. The Go runtime returns freed memory to the system
-		// only gradually, so the process would stay near its peak for
-		// minutes (196 MiB resident 1.5 s after the load with this); give
-		// it back now, once, off the loader's lock.
-		go debug.FreeOSMemory()
+		// Markdown, analysed documents, segments being merged), and the Go
+		// runtime returns freed memory to the system only gradually, so
+		// the process would stay near its peak for minutes; give it back
+		// now, once, off the loader's lock.
+		go l.memory().Release()
 	}
 	l.log.Info("library loaded", "hash", c.Hash[:12], "incidents", c.Incidents, "playbooks", c.Playbooks,
 		"problems", len(c.Problems), "warm", c.Warm, "took", time.Since(start).Round(time.Millisecond))

@@ -5,14 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"runtime/debug"
-	"strconv"
 	"sync"
 	"time"
 
 	"casebook/internal/gaps"
-	"casebook/internal/graph"
 	"casebook/internal/library"
 	"casebook/internal/search"
 	"casebook/internal/store"
@@ -122,9 +118,7 @@ func (l *Loader) buildOnce(ctx context.Context, files *library.Files) (_ *Conten
 	//    on one core with every segment file mapped. The store's one
 	//    writer is built beside that merge, with the whole-library graph,
 	//    rather than beside the analysis: the analysis keeps both cores
-	//    busy on its own, and the merge alone would leave one idle (at
-	//    10,000 incidents the merge is about 2 s, the store 2 s of CPU;
-	//    docs/performance.md, seventh pass).
+	//    busy on its own, and the merge alone would leave one idle.
 	//    A cold load's build steps are where its memory peaks: the parsed
 	//    library, documents being analysed and indexed, the read model
 	//    being written. The collector runs more often while they run
@@ -143,14 +137,15 @@ func (l *Loader) buildOnce(ctx context.Context, files *library.Files) (_ *Conten
 		}
 	})
 	opt := l.Search
+	opt.Triage = cat
 	merging := make(chan struct{})
 	var mergeOnce sync.Once
 	merged := func() { mergeOnce.Do(func() { close(merging) }) }
 	if !stored {
-		defer tightenGC()()
+		defer l.memory().Build()()
 		opt.Merging = func() {
-			mergingGC()
-			go debug.FreeOSMemory()
+			l.memory().Merge()
+			go l.memory().Release()
 			save()
 			merged()
 		}
@@ -184,101 +179,6 @@ func (l *Loader) buildOnce(ctx context.Context, files *library.Files) (_ *Conten
 	c.Warm = stored && !parsed
 	save()
 	return c, nil
-}
-
-// The collector's targets, as shares of the configured one (GOGC, 100
-// when unset; GOGC=off stays off).
-//
-// buildGC holds during a cold load's build steps. At 10,000 incidents the
-// live heap there is about 100 MB, so at 70 % the heap grows about 70 MB
-// between collections instead of 100: together with the smaller builder
-// batches of the search index, the cold load's peak fell from 380–420 MiB
-// to 270–290 MiB (docs/performance.md, 2026-12-02).
-//
-// mergeGC holds from the index's merge to the end of the build, while the
-// store is written beside it. The live heap is lower there (about 95 MB at
-// 10,000 incidents), but the merge maps every segment file, so this is
-// where the process peaks: at 70 % it reached 304–314 MiB, at 50 % 277–293
-// MiB and at 40 % 268–279 MiB, for the same load time within the machine's
-// noise (docs/performance.md, seventh pass).
-//
-// serveGC holds otherwise. A served library's heap is mostly long-lived
-// (the parsed library, the graph, the search tables), and requests'
-// garbage is short-lived, so the default target mostly doubles data that
-// stays. At 10,000 incidents the peak under the benchmark's cached HTTP
-// phase was 302–305 MiB at 100 %, 278–285 MiB at 75 % and 271 MiB at 65 %,
-// with the request rate unchanged within the machine's noise
-// (docs/performance.md, sixth pass).
-const (
-	buildGC = 70
-	mergeGC = 40
-	serveGC = 65
-)
-
-// gcTargets counts the builds running with the tighter target, so that
-// overlapping loads (a process may hold more than one loader) return to
-// the serving target only when the last of them ends.
-var gcTargets struct {
-	sync.Mutex
-	depth int
-}
-
-// configuredGC is the target GOGC asks for, read as the runtime reads it:
-// off is -1, a number is itself, anything else is the default 100.
-func configuredGC() int {
-	v := os.Getenv("GOGC")
-	if v == "off" {
-		return -1
-	}
-	if n, err := strconv.Atoi(v); err == nil && n >= 0 {
-		return n
-	}
-	return 100
-}
-
-// gcShare is share % of the configured target; off stays off.
-func gcShare(share int) int {
-	c := configuredGC()
-	if c < 0 {
-		return -1
-	}
-	return max(1, c*share/100)
-}
-
-// servingGC sets the serving target unless a build is running.
-func servingGC() {
-	gcTargets.Lock()
-	defer gcTargets.Unlock()
-	if gcTargets.depth == 0 {
-		debug.SetGCPercent(gcShare(serveGC))
-	}
-}
-
-// tightenGC sets the build target and returns what sets the serving one
-// back once the last build ends.
-func tightenGC() (restore func()) {
-	gcTargets.Lock()
-	defer gcTargets.Unlock()
-	if gcTargets.depth == 0 {
-		debug.SetGCPercent(gcShare(buildGC))
-	}
-	gcTargets.depth++
-	return sync.OnceFunc(func() {
-		gcTargets.Lock()
-		defer gcTargets.Unlock()
-		if gcTargets.depth--; gcTargets.depth == 0 {
-			debug.SetGCPercent(gcShare(serveGC))
-		}
-	})
-}
-
-// mergingGC sets the merge's target, while a build holds.
-func mergingGC() {
-	gcTargets.Lock()
-	defer gcTargets.Unlock()
-	if gcTargets.depth > 0 {
-		debug.SetGCPercent(gcShare(mergeGC))
-	}
 }
 
 // reopenStore opens the store persisted for hash; nil when there is none
@@ -355,70 +255,6 @@ func loadChecks(layers []library.Layer, lib *library.Library) (*gaps.Set, []libr
 	return set, append(problems, set.Dangling(lib)...)
 }
 
-// wholeGraph draws the graph of every incident, labelled from the taxonomy.
-func wholeGraph(lib *library.Library) graph.Graph {
-	return drawGraph(lib.Taxonomy, libraryLinks(lib), "")
-}
-
-// libraryLinks are the incident-term edges of every incident, in the order
-// the read model's unfiltered Links returns them (library order, then each
-// incident's causes, components, symptoms and factors as written). Reading
-// them from the parsed library rather than SQLite saves a query of every
-// edge, 0.28 s of CPU at 10,000 incidents on each start.
-func libraryLinks(lib *library.Library) []store.TermLink {
-	var out []store.TermLink
-	for _, in := range lib.Incidents {
-		for _, f := range []library.Facet{library.FacetCause, library.FacetComponent, library.FacetSymptom, library.FacetFactor} {
-			for _, id := range in.Terms(f) {
-				out = append(out, store.TermLink{Incident: in.ID, Facet: f, Term: id})
-			}
-		}
-	}
-	return out
-}
-
-// graphJob is the whole-library graph being drawn on another goroutine.
-type graphJob struct {
-	done  chan struct{}
-	graph graph.Graph
-}
-
-func drawAside(lib *library.Library) *graphJob {
-	j := &graphJob{done: make(chan struct{})}
-	go func() {
-		defer close(j.done)
-		j.graph = wholeGraph(lib)
-	}()
-	return j
-}
-
-// wait returns the graph once it is drawn.
-func (j *graphJob) wait() graph.Graph {
-	<-j.done
-	return j.graph
-}
-
-// DrawGraph draws the graph of a set of incident-term links (of a filter or
-// a search result) with the taxonomy's labels, focused on one "facet:term"
-// when focus is set.
-func (c *Content) DrawGraph(links []store.TermLink, focus string) graph.Graph {
-	return drawGraph(c.Taxonomy, links, focus)
-}
-
-func drawGraph(tax *library.Taxonomy, links []store.TermLink, focus string) graph.Graph {
-	gl := make([]graph.Link, len(links))
-	for i, l := range links {
-		gl[i] = graph.Link{Case: l.Incident, Facet: string(l.Facet), Term: l.Term}
-	}
-	return graph.Build(gl, graph.Options{Focus: focus, Label: func(kind, id string) string {
-		if kind == "case" {
-			return id
-		}
-		f, _ := library.ParseFacet(kind)
-		return tax.Label(f, id)
-	}})
-}
-
 // orgs maps every organisation's slug to its name as the incidents write
 // it (the first spelling wins when two differ only in case or spacing).
 func orgs(lib *library.Library) Orgs {
@@ -432,20 +268,6 @@ func orgs(lib *library.Library) Orgs {
 		}
 	}
 	return out
-}
-
-// GraphOf returns the graph of the incidents f selects, focused on one
-// "facet:term" when focus is set: the precomputed whole-library Graph when
-// neither narrows it, else drawn from the store's links.
-func (c *Content) GraphOf(ctx context.Context, f store.Filter, focus string) (graph.Graph, error) {
-	if f.Empty() && focus == "" {
-		return c.Graph, nil
-	}
-	links, err := c.Store.Links(ctx, f)
-	if err != nil {
-		return graph.Graph{}, err
-	}
-	return c.DrawGraph(links, focus), nil
 }
 
 // problemsError is a failed load with the problems that made it fail, so

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -106,47 +105,4 @@ func itoa(n int) string {
 		return string(rune('0' + n))
 	}
 	return itoa(n/10) + string(rune('0'+n%10))
-}
-
-// A cold build runs the collector at buildGC % of the configured target
-// and gives the configured target back afterwards, also when builds
-// overlap; a collector turned off stays off.
-func TestTightenGC(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	current := func() int { p := debug.SetGCPercent(-1); debug.SetGCPercent(p); return p }
-	for _, tt := range []struct {
-		gogc                string
-		build, merge, serve int
-	}{
-		{"", buildGC, mergeGC, serveGC},
-		{"200", 2 * buildGC, 2 * mergeGC, 2 * serveGC},
-		{"off", -1, -1, -1},
-		{"nonsense", buildGC, mergeGC, serveGC},
-	} {
-		t.Setenv("GOGC", tt.gogc)
-		servingGC()
-		mergingGC() // no build: nothing to tighten
-		if got := current(); got != tt.serve {
-			t.Errorf("GOGC=%q: serving at %d, want %d", tt.gogc, got, tt.serve)
-		}
-		outer := tightenGC()
-		if got := current(); got != tt.build {
-			t.Errorf("GOGC=%q: during a build at %d, want %d", tt.gogc, got, tt.build)
-		}
-		mergingGC()
-		if got := current(); got != tt.merge {
-			t.Errorf("GOGC=%q: during a build's merge at %d, want %d", tt.gogc, got, tt.merge)
-		}
-		inner := tightenGC()
-		outer()
-		outer() // a second call changes nothing
-		servingGC()
-		if got := current(); got != tt.merge {
-			t.Errorf("GOGC=%q: with a build still running at %d, want %d", tt.gogc, got, tt.merge)
-		}
-		inner()
-		if got := current(); got != tt.serve {
-			t.Errorf("GOGC=%q: after the builds at %d, want %d", tt.gogc, got, tt.serve)
-		}
-	}
 }

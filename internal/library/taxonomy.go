@@ -101,7 +101,19 @@ type Term struct {
 type Taxonomy struct {
 	terms map[Facet][]*Term
 	byID  map[Facet]map[string]*Term
+	names []Name
 }
+
+// Name is an organisation or a product with the spellings people type for
+// it in another script ("리노드" for Linode): a search for a spelling
+// searches the name.
+type Name struct {
+	Name    string   `json:"name" yaml:"name"`
+	Aliases []string `json:"aliases" yaml:"aliases"`
+}
+
+// Names are the taxonomy's names, in file order.
+func (t *Taxonomy) Names() []Name { return t.names }
 
 // Terms returns the terms of a facet in file order.
 func (t *Taxonomy) Terms(f Facet) []*Term { return t.terms[f] }
@@ -164,7 +176,7 @@ func ExtendTaxonomy(base *Taxonomy, path, layer string, data []byte) (*Taxonomy,
 // clone copies the taxonomy's lists and maps; terms are shared until one
 // is changed (copy on write).
 func (t *Taxonomy) clone() *Taxonomy {
-	c := &Taxonomy{terms: map[Facet][]*Term{}, byID: map[Facet]map[string]*Term{}}
+	c := &Taxonomy{terms: map[Facet][]*Term{}, byID: map[Facet]map[string]*Term{}, names: append([]Name(nil), t.names...)}
 	for f, ts := range t.terms {
 		c.terms[f] = append([]*Term(nil), ts...)
 	}
@@ -175,6 +187,28 @@ func (t *Taxonomy) clone() *Taxonomy {
 		}
 	}
 	return c
+}
+
+// parseNames reads the names list: each a name with at least one alias.
+func parseNames(val *yaml.Node, add func(int, string, ...any)) []Name {
+	if val.Kind != yaml.SequenceNode {
+		add(val.Line, "names must be a list of names with their aliases")
+		return nil
+	}
+	var out []Name
+	for _, n := range val.Content {
+		var nm Name
+		if err := n.Decode(&nm); err != nil {
+			add(n.Line, "names: %v", yamlErr(err, 0))
+			continue
+		}
+		if strings.TrimSpace(nm.Name) == "" || len(nm.Aliases) == 0 {
+			add(n.Line, "a name needs name and aliases")
+			continue
+		}
+		out = append(out, nm)
+	}
+	return out
 }
 
 // termKeys are the fields a later layer may give a base term.
@@ -210,9 +244,13 @@ func parseTaxonomy(base *Taxonomy, path, layer string, data []byte) (*Taxonomy, 
 	var added []*Term // the terms this file defines, for the checks below
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key, val := root.Content[i], root.Content[i+1]
+		if key.Value == "names" {
+			t.names = append(t.names, parseNames(val, add)...)
+			continue
+		}
 		f, ok := known[key.Value]
 		if !ok {
-			add(key.Line, "unknown taxonomy list %q (want one of cause_categories, causes, components, symptoms, contributing_factors, domains)", key.Value)
+			add(key.Line, "unknown taxonomy list %q (want one of cause_categories, causes, components, symptoms, contributing_factors, domains, names)", key.Value)
 			continue
 		}
 		if val.Kind != yaml.SequenceNode {

@@ -106,7 +106,15 @@ causes:
 			src: `symtoms:
   - {id: a, label: A, label_ko: A}
 `,
-			want: []string{`taxonomy.yaml:1: unknown taxonomy list "symtoms" (want one of cause_categories, causes, components, symptoms, contributing_factors, domains)`},
+			want: []string{`taxonomy.yaml:1: unknown taxonomy list "symtoms" (want one of cause_categories, causes, components, symptoms, contributing_factors, domains, names)`},
+		},
+		{
+			name: "name without aliases",
+			src: `names:
+  - {name: Linode, aliases: [리노드]}
+  - {name: GitHub}
+`,
+			want: []string{`taxonomy.yaml:3: a name needs name and aliases`},
 		},
 	}
 	for _, tt := range tests {

@@ -26,11 +26,12 @@ type SearchInput struct {
 
 // SearchOutput is the best matches and what else the query suggests.
 type SearchOutput struct {
-	Query            string      `json:"query"`
-	Total            int         `json:"total" jsonschema:"matches in the whole library; only the first limit are listed"`
-	Hits             []SearchHit `json:"hits"`
-	SuggestedFilters []TermRef   `json:"suggested_filters" jsonschema:"taxonomy terms the query names and that are not filters yet; pass them as filters to narrow"`
-	Lang             string      `json:"lang" jsonschema:"echoes the request; hits carry title and title_ko, summary and summary_ko"`
+	Query            string       `json:"query"`
+	Total            int          `json:"total" jsonschema:"matches in the whole library; only the first limit are listed"`
+	Hits             []SearchHit  `json:"hits"`
+	SuggestedFilters []TermRef    `json:"suggested_filters" jsonschema:"taxonomy terms the query names and that are not filters yet; pass them as filters to narrow"`
+	Lang             string       `json:"lang" jsonschema:"echoes the request; hits carry title and title_ko, summary and summary_ko"`
+	Best             *search.Best `json:"best,omitempty" jsonschema:"the playbook section that handles the symptom the query names (with kind playbook or all); its playbook is the first hit"`
 }
 
 // SearchHit is one matching incident or playbook.
@@ -101,7 +102,7 @@ func (t *tools) search(ctx context.Context, c *content.Content, _ *sdk.CallToolR
 	if err != nil {
 		return SearchOutput{}, err
 	}
-	out := SearchOutput{Query: q, Total: res.Total, Hits: make([]SearchHit, 0, len(res.Hits)), SuggestedFilters: []TermRef{}, Lang: string(lang)}
+	out := SearchOutput{Query: q, Total: res.Total, Hits: make([]SearchHit, 0, len(res.Hits)), SuggestedFilters: []TermRef{}, Lang: string(lang), Best: res.Best}
 	for _, h := range res.Hits {
 		hit := SearchHit{ID: h.ID, Kind: h.Kind, Title: h.Title, Summary: h.Summary, Score: h.Score, Excerpts: excerpts(h)}
 		if h.Kind == search.KindPlaybook {

@@ -145,7 +145,7 @@ func TestSearchRefusesOversizedQueries(t *testing.T) {
 	for name, q := range map[string]string{
 		"words":   strings.Repeat("gpu node ", maxQueryWords),
 		"phrases": strings.Repeat(`"a b" `, maxPhrases+1),
-		"bytes":   strings.Repeat("x", maxQueryBytes+1),
+		"bytes":   strings.Repeat("x", MaxQueryBytes+1),
 	} {
 		_, err := sharedIndex(t).Search(context.Background(), Request{Query: q})
 		var qe *QueryError

@@ -126,9 +126,8 @@ func newBuilder(path, tmp string, m *mapping.IndexMappingImpl) (*scorch.Builder,
 // three batches of 16 ahead the analysis stopped after 48 documents, the
 // two took turns, and the index's steps before the merge used 1.5 of two
 // cores instead of 1.9, about 1 s longer. Every document waiting costs
-// memory at the cold load's peak (its token locations, about 70 KB): a
-// builder batch ahead (four batches) peaked 5–10 MiB higher than two
-// (docs/performance.md, seventh pass).
+// memory at the cold load's peak (its token locations), so only two
+// batches wait (docs/performance.md has the measurements).
 const (
 	analyseBatch = 32
 	analyseAhead = 2

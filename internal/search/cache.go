@@ -1,6 +1,7 @@
 package search
 
 import (
+	"casebook/internal/triage"
 	"container/list"
 	"runtime"
 	"slices"
@@ -30,6 +31,13 @@ type Options struct {
 	// file, so the caller may hand the freed memory back first (see
 	// content's load pipeline).
 	Merging func()
+	// Turns admits searches: its capacity is how many run at once, shared
+	// by every index the process opens with it (the caller sizes it to
+	// the cores). Nil runs every search at once.
+	Turns chan struct{}
+	// Triage, when set, lets a query that names a symptom or a route put
+	// the route's playbook section first (Result.Best).
+	Triage *triage.Catalog
 }
 
 // resultCache keeps recent answers, bounded in bytes. It belongs to one

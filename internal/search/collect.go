@@ -13,6 +13,7 @@ type collection struct {
 	facets *facetCounter
 	kinds  []FacetCount // the tabs: results by kind, without the kind filter
 	exact  string       // the id the query named, when it is among the results
+	best   bool         // the playbook of the route the query names is among them
 }
 
 // list is collect for the empty query: every document that passes the

@@ -16,6 +16,7 @@ type resultBody struct {
 	Facets           map[string][]FacetCount `json:"facets"`
 	SuggestedFilters []Suggestion            `json:"suggested_filters"`
 	Exact            string                  `json:"exact,omitempty"`
+	Best             *Best                   `json:"best,omitempty"`
 	Partial          bool                    `json:"partial,omitempty"`
 	Help             *Help                   `json:"help,omitempty"`
 }
@@ -138,5 +139,5 @@ func resultOf(query string, z []byte) (*Result, error) {
 		return nil, fmt.Errorf("search: cached answer: %w", err)
 	}
 	return &Result{Query: query, Total: b.Total, Hits: b.Hits, Facets: b.Facets, SuggestedFilters: b.SuggestedFilters,
-		Exact: b.Exact, Partial: b.Partial, Help: b.Help}, nil
+		Exact: b.Exact, Best: b.Best, Partial: b.Partial, Help: b.Help}, nil
 }

@@ -15,12 +15,12 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 )
 
-// The query engine reads bleve's posting lists directly and scores in flat
-// arrays indexed by document rank, instead of building a tree of bleve
-// searchers. A tree walked every field of every word with a heap of
-// DocumentMatch values per step, and cost 12 ms of CPU per query at 10,000
-// incidents; the arrays cost a few additions per posting. bleve still does
-// the analysis, the dictionaries (typo neighbours) and phrase matching.
+// The query engine reads the memory fields' posting lists (memfield.go) and
+// scores in flat arrays indexed by document rank, instead of building a
+// tree of bleve searchers, which walks every field of every word with a
+// heap of matches per step; the arrays cost a few additions per posting.
+// bleve does the analysis and matches quoted phrases; the forward file
+// (forward.go) places the matches for highlights and the phrase bonus.
 
 // BM25 parameters, as bleve and Lucene use them.
 const (

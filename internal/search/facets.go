@@ -2,14 +2,12 @@ package search
 
 import (
 	"container/heap"
-	"fmt"
 	mbits "math/bits"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
-	"casebook/internal/i18n"
 	"casebook/internal/library"
 )
 
@@ -272,10 +270,10 @@ func (f *docFilter) keepWithout(rank, skip int) bool {
 	return true
 }
 
-// compileFilter checks the request's filters and turns them into a
-// docFilter. A term filter also admits the term's descendants in the
-// taxonomy; an unknown facet or term is the user's mistake.
-func (ix *Index) compileFilter(r Request) (*docFilter, error) {
+// compileFilter turns the request's filters, which selection resolved,
+// into a docFilter. A term filter also admits the term's descendants in
+// the taxonomy.
+func (ix *Index) compileFilter(r Request) *docFilter {
 	f := &docFilter{t: ix.facets, kind: -1}
 	group := func(facet string, terms, shown []string) {
 		if len(terms) == 0 {
@@ -289,36 +287,20 @@ func (ix *Index) compileFilter(r Request) (*docFilter, error) {
 		}
 		f.groups = append(f.groups, g)
 	}
-	switch r.Kind {
-	case "":
-	case KindIncident, KindPlaybook:
+	if r.Kind != "" {
+		f.kind = int32(len(ix.facets.values)) // no document of that kind
 		if v, ok := ix.facets.index[facetKind+"\x00"+r.Kind]; ok {
 			f.kind = v
-		} else {
-			f.kind = int32(len(ix.facets.values)) // no document of that kind
 		}
-	default:
-		return nil, badQueryMsg("query.kind", "kind", i18n.Quote(r.Kind), "want", KindIncident+", "+KindPlaybook)
 	}
 	facets := make([]library.Facet, 0, len(r.Filters))
 	for facet := range r.Filters {
 		facets = append(facets, facet)
 	}
 	slices.Sort(facets)
-	tax := ix.lib.Taxonomy
 	for _, facet := range facets {
-		if !slices.Contains(facetFields, facet) {
-			return nil, badQueryMsg("query.facet", "facet", i18n.Quote(string(facet)))
-		}
 		var ids []string
 		for _, id := range r.Filters[facet] {
-			if _, ok := tax.Term(facet, id); !ok {
-				msg := fmt.Sprintf("unknown %s %q", strings.ToLower(facet.Label()), id)
-				if n := library.Nearest(id, tax.IDs(facet)); n != "" {
-					msg += fmt.Sprintf(" (did you mean %q?)", n)
-				}
-				return nil, &QueryError{Msg: msg}
-			}
 			ids = append(ids, ix.withDescendants(facet, id)...)
 		}
 		group(string(facet), ids, r.Filters[facet])
@@ -333,7 +315,7 @@ func (ix *Index) compileFilter(r Request) (*docFilter, error) {
 	group(facetOrg, orgs, r.Org)
 	group(facetYear, years, years)
 	group(facetLayer, r.Layer, r.Layer)
-	return f, nil
+	return f
 }
 
 func (ix *Index) withDescendants(f library.Facet, id string) []string {

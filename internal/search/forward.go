@@ -14,11 +14,10 @@ import (
 // prose field (bleveFields) stands. Highlights and the phrase bonus read
 // the places of the query's terms in the few documents they show from
 // here, one read per document (and the last placedDocs blocks kept),
-// rather than through one bleve reader per query term and field advanced
-// to each of those documents, which had become the largest use of bleve's
-// postings (docs/performance.md, tenth pass). The file stays on disk and
-// is read with ReadAt: at 10,000 incidents it is 22 MB, too much to hold
-// under the memory target.
+// rather than through a reader per query term and field advanced to each
+// of those documents. The file stays on disk and is read with ReadAt: it
+// grows with the library (tens of MB at 10,000 incidents), too much to
+// hold under the memory target.
 //
 // A document's block is, for each prose field: the number of its distinct
 // terms; per term, its number (the memory field's ids) and the length in

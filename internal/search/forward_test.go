@@ -50,6 +50,9 @@ func TestLocateMatchesTermVectors(t *testing.T) {
 		}
 		for _, rank := range ranks {
 			g := slices.DeleteFunc(slices.Clone(got[rank]), func(l matchLoc) bool { return l.field == fieldWords })
+			if len(g) == 0 && len(want[rank]) == 0 {
+				continue
+			}
 			if diff := cmp.Diff(want[rank], g, cmp.AllowUnexported(matchLoc{})); diff != "" {
 				t.Fatalf("%q in %s (-term vectors +forward file):\n%s", q, ix.byRank[rank].id(), diff)
 			}

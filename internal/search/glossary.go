@@ -3,7 +3,10 @@ package search
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 	"strings"
+
+	"casebook/internal/library"
 )
 
 // glossaryText maps what Korean SREs type to the English the library's
@@ -73,6 +76,23 @@ func parseGlossary(text string) (*koGlossary, error) {
 		}
 	}
 	return g, nil
+}
+
+// withNames is g and the taxonomy's names: each alias renders as its name.
+func (g *koGlossary) withNames(names []library.Name) *koGlossary {
+	out := &koGlossary{entries: slices.Clip(g.entries)}
+	for _, n := range names {
+		for _, a := range n.Aliases {
+			var words []string
+			for _, f := range strings.Fields(strings.ToLower(a)) {
+				words = append(words, queryWords(f)...)
+			}
+			if len(words) > 0 {
+				out.entries = append(out.entries, glossEntry{words: words, compact: strings.Join(words, ""), english: []string{n.Name}})
+			}
+		}
+	}
+	return out
 }
 
 // spans finds the longest expression starting at each query word.

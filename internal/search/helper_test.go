@@ -2,6 +2,7 @@ package search
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"testing/fstest"
 
 	"casebook/internal/library"
+	"casebook/internal/triage"
 )
 
 // libraryDir is the real library: tests check behaviour on the content
@@ -20,6 +22,10 @@ var (
 	libFiles  fstest.MapFS
 	libLoaded *library.Library
 	libErr    error
+
+	triageOnce sync.Once
+	triageCat  *triage.Catalog
+	triageErr  error
 
 	sharedOnce sync.Once
 	sharedIx   *Index
@@ -52,6 +58,24 @@ func loadLibrary(t testing.TB) *library.Library {
 	return libLoaded
 }
 
+// loadTriage loads the real library's triage catalogue, which routes
+// symptom queries to their playbook sections.
+func loadTriage(t testing.TB) *triage.Catalog {
+	t.Helper()
+	loadLibrary(t)
+	triageOnce.Do(func() {
+		var problems []library.Problem
+		triageCat, problems = triage.Load(libFiles)
+		if len(problems) > 0 {
+			triageErr = fmt.Errorf("triage catalogue: %v", problems[0])
+		}
+	})
+	if triageErr != nil {
+		t.Fatal(triageErr)
+	}
+	return triageCat
+}
+
 // changedLibrary loads the library snapshot with one file edited, as after
 // a commit.
 func changedLibrary(t testing.TB) *library.Library {
@@ -79,7 +103,7 @@ func sharedIndex(t testing.TB) *Index {
 	sharedOnce.Do(func() {
 		sharedDir, sharedErr = os.MkdirTemp("", "casebook-search-test-")
 		if sharedErr == nil {
-			sharedIx, sharedErr = Open(sharedDir, lib)
+			sharedIx, sharedErr = OpenWith(sharedDir, lib, Options{CacheBytes: -1, Triage: loadTriage(t), Turns: make(chan struct{}, 2)})
 		}
 	})
 	if sharedErr != nil {

@@ -37,6 +37,9 @@ type Index struct {
 	shownDocs recentCache[int, *document]   // documents of recent hits (doccache.go)
 	placed    recentCache[int, []byte]      // forward blocks of recent hits (doccache.go)
 	typos     recentCache[string, []string] // typo neighbours of recent query words
+	router    *router                       // nil without a triage catalogue
+	turns     chan struct{}                 // Options.Turns
+	glossary  *koGlossary                   // the Korean glossary and the taxonomy's names
 	info      Info
 }
 
@@ -72,16 +75,11 @@ const (
 
 // builderBatch is how many documents bleve's builder takes into one
 // segment before writing it: they wait in memory analysed, and the segment
-// is built in memory beside them. Measured at 10,000 documents when the
-// analysis was bleve's: 1,000 peaked at 645 MB of memory, 250 at 238 MB for
-// the same CPU time, 100 at 192 MB but 25 % more CPU in merging the extra
-// segments. With the analysis done ahead (analyse.go), the server's cold
-// load at 10,000 incidents peaked at 394–436 MiB with 250 and 340–349 MiB
-// with 125 (and analyseBatch 16), with CPU times inside the noise of three
-// alternating runs (2026-12-02, docs/performance.md). The segments are
-// merged bleve's way, ten at a time: merging all at once saved about 0.3 s
-// of CPU but raised the server's peak RSS by about 40 MiB (every input
-// segment mapped at once).
+// is built in memory beside them, so a larger batch raises the cold load's
+// peak memory and a smaller one adds segments to merge (more CPU). The
+// segments are merged bleve's way, ten at a time, since merging all at
+// once maps every input segment together. docs/performance.md has the
+// measurements behind both choices.
 const builderBatch = 125
 
 // SchemaVersion names the layout of the index (mapping and manifest). A
@@ -120,6 +118,8 @@ func OpenWith(dir string, lib *library.Library, opt Options) (*Index, error) {
 	}
 	ix := newIndex(lib)
 	ix.cache = newResultCache(opt.CacheBytes, opt.OnCache)
+	ix.router = newRouter(opt.Triage, lib, ix.matcher)
+	ix.turns = opt.Turns
 	path := filepath.Join(dir, DirName(lib.Hash))
 	ix.info.Path = path
 
@@ -146,7 +146,7 @@ func OpenWith(dir string, lib *library.Library, opt Options) (*Index, error) {
 }
 
 func newIndex(lib *library.Library) *Index {
-	ix := &Index{lib: lib, matcher: NewMatcher(lib.Taxonomy), facets: newFacetTable(lib), rankByID: map[string]int{},
+	ix := &Index{lib: lib, matcher: NewMatcher(lib.Taxonomy), facets: newFacetTable(lib), rankByID: map[string]int{}, glossary: glossary.withNames(lib.Taxonomy.Names()),
 		shownDocs: recentCache[int, *document]{max: shownDocs}, placed: recentCache[int, []byte]{max: placedDocs}, typos: recentCache[string, []string]{max: maxTypoWords}}
 	for _, in := range lib.Incidents {
 		ix.rankByID[in.ID] = len(ix.byRank)

@@ -31,6 +31,10 @@ func (r *Result) appendBody(b []byte) ([]byte, error) {
 		b = append(b, `,"exact":`...)
 		b = appendJSONString(b, r.Exact)
 	}
+	if r.Best != nil {
+		b = append(b, `,"best":`...)
+		b = appendBest(b, r.Best)
+	}
 	if r.Partial {
 		b = append(b, `,"partial":true`...)
 	}
@@ -64,9 +68,34 @@ func appendHit(b []byte, h *Hit) []byte {
 	if h.Exact {
 		b = append(b, `,"exact":true`...)
 	}
+	if h.Best {
+		b = append(b, `,"best":true`...)
+	}
 	if len(h.Fragments) > 0 {
 		b = append(b, `,"fragments":`...)
 		b = appendMap(b, h.Fragments, appendStrings)
+	}
+	return append(b, '}')
+}
+
+func appendBest(b []byte, x *Best) []byte {
+	b = append(b, `{"route":`...)
+	b = appendJSONString(b, x.Route)
+	b = append(b, `,"playbook":`...)
+	b = appendJSONString(b, x.Playbook)
+	b = append(b, `,"section":`...)
+	b = appendJSONString(b, x.Section)
+	b = append(b, `,"title":`...)
+	b = appendJSONString(b, x.Title)
+	if x.TitleKo != "" {
+		b = append(b, `,"title_ko":`...)
+		b = appendJSONString(b, x.TitleKo)
+	}
+	b = append(b, `,"url":`...)
+	b = appendJSONString(b, x.URL)
+	if len(x.Commands) > 0 {
+		b = append(b, `,"commands":`...)
+		b = appendStrings(b, x.Commands)
 	}
 	return append(b, '}')
 }

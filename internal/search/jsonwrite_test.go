@@ -16,7 +16,7 @@ import (
 func asEncodingJSON(t *testing.T, r *Result) []byte {
 	t.Helper()
 	b, err := json.Marshal(resultBody{Total: r.Total, Hits: r.Hits, Facets: r.Facets,
-		SuggestedFilters: r.SuggestedFilters, Exact: r.Exact, Partial: r.Partial, Help: r.Help})
+		SuggestedFilters: r.SuggestedFilters, Exact: r.Exact, Best: r.Best, Partial: r.Partial, Help: r.Help})
 	if err != nil {
 		t.Fatal(err)
 	}

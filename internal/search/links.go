@@ -31,10 +31,7 @@ const maxGraphIncidents = 2000
 // graph panel of a search. It reads the facet table, not the database.
 func (ix *Index) Links(ctx context.Context, r Request) ([]TermLink, error) {
 	r.Kind, r.Page, r.PerPage = KindIncident, 1, 1
-	filter, err := ix.compileFilter(r)
-	if err != nil {
-		return nil, err
-	}
+	filter := ix.compileFilter(r)
 	uq, err := parseQuery(r.Query)
 	if err != nil {
 		return nil, err

@@ -8,8 +8,6 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
-
-	"casebook/internal/library"
 )
 
 // Index field names. Text fields are analysed; the facet fields hold term
@@ -30,12 +28,6 @@ const (
 	analyzerWords = "casebook_words"
 	analyzerKo    = "casebook_ko"
 )
-
-// facetFields are the taxonomy facets a request may filter on.
-var facetFields = []library.Facet{
-	library.FacetCause, library.FacetCauseCategory, library.FacetComponent,
-	library.FacetSymptom, library.FacetFactor, library.FacetDomain,
-}
 
 // newMapping describes the bleve part of the index:
 //

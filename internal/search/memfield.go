@@ -17,25 +17,15 @@ import (
 	"github.com/blevesearch/vellum/levenshtein"
 )
 
-// Every field is held in memory as compact posting lists for matching:
-// the short fields — titles, summaries, signals, organisations, source
-// titles, Korean titles, the unstemmed typo vocabulary and identifiers —
-// only here, and the prose fields bleve holds with positions ("all",
-// "code", "ko") here too, without positions. In bleve every field of every
-// segment carries its own dictionary and postings, and the short text was
-// analysed once per field it went to; here they cost a few bytes a
-// posting, are built from the tokens the analysis of the "all" and Korean
-// fields produces anyway (see analyse.go), and are written beside the
-// bleve index so a warm start reads them back in milliseconds. With the
-// analysis on every core, this took the index build at 10,000 incidents
-// from 29 to 13 s of CPU (docs/performance.md, "Index cost").
-//
-// Scoring the prose fields from here instead of through bleve's term field
-// readers took the server's CPU per uncached search at 10,000 incidents
-// from about 2.4 to 1.9 ms (16 clients on two cores, alternating runs), for
-// about 4 MB: the query's postings were a third of that CPU, most of it
-// bleve's iterator machinery and the norm it decodes for every posting.
-// bleve keeps the prose for what needs positions: phrases and highlights.
+// Every field is held in memory as compact posting lists, and every query
+// is matched and scored from them: the short fields (titles, summaries,
+// signals, organisations, source titles, Korean titles, the unstemmed typo
+// vocabulary and identifiers) and the prose fields ("all", "code", "ko"),
+// without positions. They cost a few bytes a posting, are built from the
+// tokens the analysis produces anyway (analyse.go), and are written beside
+// the bleve index so a warm start reads them back in milliseconds. bleve
+// holds the prose fields with positions, for quoted phrases only;
+// docs/performance.md has what each step of this design saved.
 
 // memField numbers the fields held in memory.
 type memField int

@@ -32,8 +32,8 @@ func parseQuery(s string) (*userQuery, error) {
 	if !utf8.ValidString(s) {
 		return nil, badQueryMsg("query.utf8")
 	}
-	if len(s) > maxQueryBytes {
-		return nil, badQueryMsg("query.bytes", "bytes", strconv.Itoa(len(s)), "max", strconv.Itoa(maxQueryBytes))
+	if len(s) > MaxQueryBytes {
+		return nil, badQueryMsg("query.bytes", "bytes", strconv.Itoa(len(s)), "max", strconv.Itoa(MaxQueryBytes))
 	}
 	for _, r := range s {
 		if unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r' {

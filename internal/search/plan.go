@@ -77,6 +77,11 @@ type plan struct {
 	tokens  analysis.TokenStream // the loose text, analysed, for the phrase bonus
 	named   []termMatch          // taxonomy terms the query names
 	exact   int                  // rank of a document whose id is the query, or -1
+	// english is the query with Korean expressions the glossary knows and
+	// misspelt words replaced by their English and their nearest word, for
+	// the classifier (best.go); "" when it is the query as typed.
+	english string
+	best    int // rank of the playbook that answers the query's route, or -1
 }
 
 // plan builds the words of q: each typed word split by script and stripped
@@ -84,7 +89,7 @@ type plan struct {
 // English renderings, taxonomy terms the words name, identifiers and typo
 // neighbours.
 func (ix *Index) plan(r index.IndexReader, q *userQuery) *plan {
-	p := &plan{phrases: q.phrases, exact: ix.exactRank(q)}
+	p := &plan{phrases: q.phrases, exact: ix.exactRank(q), best: -1}
 	var words []string
 	seen := map[string]bool{}
 	for _, typed := range q.words {
@@ -98,7 +103,7 @@ func (ix *Index) plan(r index.IndexReader, q *userQuery) *plan {
 	p.tokens = ix.english.Analyze([]byte(strings.Join(words, " ")))
 	// Slots: a word, or a Korean expression of several words the glossary
 	// knows ("안 보임"), with its English rendering for taxonomy matching.
-	gloss := glossary.spans(words)
+	gloss := ix.glossary.spans(words)
 	type slot struct {
 		text, english string
 		renderings    []string
@@ -131,7 +136,16 @@ func (ix *Index) plan(r index.IndexReader, q *userQuery) *plan {
 			p.named = append(p.named, tm)
 		}
 	}
+	english := make([]string, len(slots))
 	for i, sl := range slots {
+		english[i] = sl.english
+		if len(sl.renderings) == 0 {
+			if f := ix.fuzziness(sl.text); f > 0 {
+				if ts := ix.fuzzyTerms(strings.ToLower(sl.text), f); len(ts) > 0 {
+					english[i] = ts[0]
+				}
+			}
+		}
 		var qw qword
 		if strings.Contains(sl.text, " ") {
 			qw = qword{text: sl.text, significant: true, leaves: ix.koreanLeaves(sl.text)}
@@ -151,6 +165,9 @@ func (ix *Index) plan(r index.IndexReader, q *userQuery) *plan {
 	}
 	if len(p.words) > maxWordsMatched {
 		p.words = p.words[:maxWordsMatched]
+	}
+	if e := strings.Join(english, " "); e != strings.Join(words, " ") {
+		p.english = e
 	}
 	return p
 }

@@ -13,15 +13,21 @@ import (
 
 // minMRR is the relevance the search must keep on testdata/relevance.yaml,
 // over all queries and over the Korean and mixed ones alone (any query with
-// Hangul), of which there must be minKorean.
+// Hangul), of which there must be minKorean. minBestFirst is the share of the symptom queries (those with "best")
+// whose first result must be their route's playbook section.
 const (
-	minMRR    = 0.85
-	minKorean = 40
+	minMRR       = 0.85
+	minKorean    = 40
+	minBestFirst = 0.95
 )
 
 type relevanceCase struct {
 	Query  string   `yaml:"query"`
 	Expect []string `yaml:"expect"`
+	// Best are the routes whose playbook section answers a symptom query:
+	// Result.Best must name one of them and its playbook be the first hit.
+	// Their playbooks are the query's expected documents.
+	Best []string `yaml:"best"`
 }
 
 // relevanceCases reads the relevance set, testdata/relevance.yaml.
@@ -48,10 +54,22 @@ func TestRelevance(t *testing.T) {
 		t.Errorf("the relevance set has %d queries, want at least 40", len(cases))
 	}
 	ix := sharedIndex(t)
+	cat := loadTriage(t)
 	var sumRR, koRR float64
-	var hit3, ko int
+	var symptomRR float64
+	var hit3, ko, symptoms, bestFirst int
 	var misses []string
 	for _, c := range cases {
+		for _, route := range c.Best {
+			n, ok := cat.Route(route)
+			if !ok {
+				t.Errorf("%q names route %s, which the triage catalogue does not have", c.Query, route)
+				continue
+			}
+			if !slices.Contains(c.Expect, n.Outcome.Playbook) {
+				c.Expect = append(c.Expect, n.Outcome.Playbook)
+			}
+		}
 		for _, id := range c.Expect {
 			_, inc := lib.Incident(id)
 			_, pb := lib.Playbook(id)
@@ -83,6 +101,21 @@ func TestRelevance(t *testing.T) {
 		if rank > 0 && rank <= 3 {
 			hit3++
 		}
+		if len(c.Best) > 0 {
+			symptoms++
+			if rank > 0 {
+				symptomRR += 1 / float64(rank)
+			}
+			if res.Best != nil && slices.Contains(c.Best, res.Best.Route) && len(res.Hits) > 0 && res.Hits[0].ID == res.Best.Playbook && res.Hits[0].Best {
+				bestFirst++
+			} else {
+				got := "none"
+				if res.Best != nil {
+					got = res.Best.Route
+				}
+				misses = append(misses, fmt.Sprintf("  best %-12s %-45q want the section of %v", got, c.Query, c.Best))
+			}
+		}
 		if rank != 1 {
 			top := hitIDs(res)[:min(3, len(res.Hits))]
 			misses = append(misses, fmt.Sprintf("  rank %2d  %-45q top %v", rank, c.Query, top))
@@ -90,6 +123,10 @@ func TestRelevance(t *testing.T) {
 	}
 	mrr := sumRR / float64(len(cases))
 	t.Logf("relevance over %d queries: MRR@10 %.3f, hit@3 %.3f", len(cases), mrr, float64(hit3)/float64(len(cases)))
+	t.Logf("symptom queries whose first result is their route's section: %d of %d (MRR@10 %.3f)", bestFirst, symptoms, symptomRR/float64(max(symptoms, 1)))
+	if share := float64(bestFirst) / float64(max(symptoms, 1)); share < minBestFirst {
+		t.Errorf("%d of %d symptom queries put their route's section first (%.2f), below %.2f", bestFirst, symptoms, share, minBestFirst)
+	}
 	if len(misses) > 0 {
 		t.Logf("queries whose first hit is not expected (rank 0 = not in the top 10):\n%s", strings.Join(misses, "\n"))
 	}

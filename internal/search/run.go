@@ -7,7 +7,6 @@ import (
 	"html"
 	mbits "math/bits"
 	"regexp"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -110,27 +109,26 @@ func (ix *Index) searchAndKeep(ctx context.Context, r Request, key string) (_ *R
 	return res, body, release, nil
 }
 
-// searchSlots admits as many searches at once as there are cores; the
-// rest wait their turn, first come first served (a channel's blocked
-// senders are woken in order). Searches are CPU work: run all at once,
-// each gets a slice of the cores, and an expensive query among sixteen
-// takes sixteen times its own time while holding its memory; in turn, a
-// request waits for the few ahead of it and then runs at full speed
-// (at 10,000 incidents and 16 clients on two cores: /api/search p99 85 →
-// 62 ms and 811 → 929 req/s). The query's time box starts when its turn
-// comes.
-var searchSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
-
+// searchInTurn runs r when the index's turns (Options.Turns) admit it,
+// first come first served (a channel's blocked senders are woken in
+// order). Searches are CPU work: run all at once, each gets a slice of the
+// cores, and an expensive query among sixteen takes sixteen times its own
+// time while holding its memory; in turn, a request waits for the few
+// ahead of it and then runs at full speed. The query's time box starts
+// when its turn comes.
 func (ix *Index) searchInTurn(ctx context.Context, r Request) (*Result, error) {
+	if ix.turns == nil {
+		return ix.search(ctx, r)
+	}
 	select {
-	case searchSlots <- struct{}{}:
+	case ix.turns <- struct{}{}:
 	case <-ctx.Done():
-		// Out of time before its turn: run without a slot, which stops at
+		// Out of time before its turn: run without one, which stops at
 		// the first check and answers partial, as a search whose time ran
 		// out while running does.
 		return ix.search(ctx, r)
 	}
-	defer func() { <-searchSlots }()
+	defer func() { <-ix.turns }()
 	return ix.search(ctx, r)
 }
 
@@ -139,10 +137,7 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	filter, err := ix.compileFilter(r)
-	if err != nil {
-		return nil, err
-	}
+	filter := ix.compileFilter(r)
 	uq, err := parseQuery(r.Query)
 	if err != nil {
 		return nil, err
@@ -175,6 +170,12 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 	u := &run{ix: ix, r: rd, s: ix.getScratch(), ctx: ctx, deadline: time.Now().Add(queryTimeBox)}
 	defer func() { ix.putScratch(u.s) }()
 	p := ix.plan(rd, uq)
+	var best *Best
+	if route, pb, section := ix.router.route(uq, p); route != "" {
+		if rank, ok := ix.rankByID[pb]; ok && ix.byRank[rank].playbook != nil {
+			p.best, best = rank, ix.best(route, pb, section)
+		}
+	}
 	// Phrases are checked only in documents that pass the filters; the
 	// zero-result help, which counts results without each filter, reruns
 	// the match unfiltered.
@@ -197,6 +198,9 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 	res.Total, res.Facets, res.Partial = c.total, c.facets.result(), u.partial
 	res.Facets[facetKind] = c.kinds
 	res.Exact = c.exact
+	if c.best {
+		res.Best = best
+	}
 	res.SuggestedFilters = ix.suggestions(r, p, c)
 	c.facets.release()
 	c.facets = nil
@@ -233,7 +237,7 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 		return nil, fmt.Errorf("search: %q: %w", r.Query, err)
 	}
 	for i, d := range win {
-		if d.score == exactScore {
+		if d.score >= bestScore {
 			continue
 		}
 		if b := phraseBonus(p.tokens, locs[d.rank], func() *document { return doc(d.rank) }); b > 0 {
@@ -252,7 +256,12 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 const playbookPrior = 1.3
 
 // exactScore marks the document whose id the query is: it ranks first.
-const exactScore = math32Max
+// bestScore marks the playbook of the route the query names: it ranks
+// next.
+const (
+	exactScore = math32Max
+	bestScore  = math32Max / 2
+)
 
 const math32Max = 3.4e38
 
@@ -343,13 +352,22 @@ func (ix *Index) gather(u *run, sel *selector, p *plan, filter *docFilter, k int
 		c.facets.add(exact)
 		push(scored{rank: exact, score: exactScore})
 	}
+	best := -1
+	if p.best >= 0 && p.best != exact && filter.keep(p.best) {
+		best = p.best
+		c.best = true
+		kinds.addKind(best)
+		c.total++
+		c.facets.add(best)
+		push(scored{rank: best, score: bestScore})
+	}
 	for _, r := range s.cands {
 		rank := int(r)
 		sel.t = allWords // a kind no candidate passing the filters has
 		if kt := lookup(ix.facets.kind[rank]); kt != nil {
 			sel.t = kt.t
 		}
-		if rank == exact || !sel.pass(s.mask[rank]) || !filter.keepBase(rank) {
+		if rank == exact || rank == best || !sel.pass(s.mask[rank]) || !filter.keepBase(rank) {
 			continue
 		}
 		kinds.addKind(rank)
@@ -380,8 +398,11 @@ func (ix *Index) gather(u *run, sel *selector, p *plan, filter *docFilter, k int
 func (ix *Index) hit(d scored, locs []matchLoc, doc func() *document, named ...termMatch) Hit {
 	src := ix.byRank[d.rank]
 	hit := Hit{ID: src.id(), Score: d.score}
-	if d.score == exactScore {
+	switch d.score {
+	case exactScore:
 		hit.Score, hit.Exact = 0, true
+	case bestScore:
+		hit.Score, hit.Best = 0, true
 	}
 	if src.incident != nil {
 		hit.Kind, hit.Title, hit.Summary = KindIncident, src.incident.Title, src.incident.Summary
@@ -450,8 +471,8 @@ func paging(r Request) (page, perPage int, err error) {
 	case perPage == 0:
 		perPage = DefaultPerPage
 	}
-	if page > 10000/perPage+1 {
-		return 0, 0, badQueryMsg("query.page_end", "page", strconv.Itoa(page), "max", strconv.Itoa(10000/perPage+1))
+	if page > LastPage(perPage) {
+		return 0, 0, badQueryMsg("query.page_end", "page", strconv.Itoa(page), "max", strconv.Itoa(LastPage(perPage)))
 	}
 	return page, perPage, nil
 }

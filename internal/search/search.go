@@ -19,13 +19,20 @@ const (
 	KindPlaybook = "playbook"
 )
 
-// Paging limits. PerPage above MaxPerPage is an error rather than silently
-// clamped so an API client learns the limit.
+// The limits of a request, one set for every door: selection refuses a
+// request past them with its own message, and the index refuses one that
+// reaches it directly. MaxQueryBytes: a longer text is a paste, which the
+// classifier (triage) reads. MaxResults bounds how deep paging goes (the
+// best MaxResults are ranked), for the library's lists as for searches.
 const (
 	DefaultPerPage = 20
 	MaxPerPage     = 100
-	maxQueryBytes  = 1024
+	MaxQueryBytes  = 500
+	MaxResults     = 10000
 )
+
+// LastPage is the last page of perPage results paging reaches.
+func LastPage(perPage int) int { return MaxResults/max(perPage, 1) + 1 }
 
 // Request is one search. The zero value lists every document, newest
 // incident first.
@@ -35,8 +42,10 @@ type Request struct {
 	Query string
 	// Kind restricts results to KindIncident or KindPlaybook; "" means both.
 	Kind string
-	// Filters hold term ids per facet. Values of one facet are alternatives
-	// (OR); different facets must all hold (AND), as on the library page.
+	// Filters hold term ids per facet, as selection resolved them (an id
+	// the taxonomy does not have matches nothing). Values of one facet are
+	// alternatives (OR); different facets must all hold (AND), as on the
+	// library page.
 	Filters map[library.Facet][]string
 	// Org and Year filter incidents by organization (its slug,
 	// library.Slug of the name) and by the year of the incident date.
@@ -65,6 +74,9 @@ type Result struct {
 	// Exact is the id of the incident or playbook the query names ("IL-0171",
 	// "il-171", "171", "gpu-missing"); it is the first hit.
 	Exact string `json:"exact,omitempty"`
+	// Best is the playbook section of the symptom or route the query
+	// names; its playbook is the first hit (after an Exact one).
+	Best *Best `json:"best,omitempty"`
 	// Partial is true when the query hit its time box and optional work
 	// (typo neighbours, later words) was skipped.
 	Partial bool `json:"partial,omitempty"`
@@ -102,6 +114,8 @@ type Hit struct {
 	Score     float64 `json:"score"`
 	// Exact marks the document whose id the query is.
 	Exact bool `json:"exact,omitempty"`
+	// Best marks the playbook of Result.Best.
+	Best bool `json:"best,omitempty"`
 	// Fragments are short HTML-safe excerpts with matches wrapped in <mark>.
 	// Keys are "title", "summary", "signals", "sources", "#anchor" for a
 	// body section (the anchor of its heading, so the page can link to the
@@ -129,8 +143,9 @@ type Suggestion struct {
 	Count int `json:"count"`
 }
 
-// QueryError reports a request the user has to fix: a query too long, an
-// unknown filter, a page out of range. The web layer maps it to 400.
+// QueryError reports a query the index cannot run: too long, too many
+// words or phrases, not text, a page out of range. The web layer maps it
+// to 400.
 type QueryError struct {
 	Msg string
 	// M is Msg as a catalogue message, when it has one (i18n.Localized).

@@ -31,7 +31,7 @@ func TestParseQuery(t *testing.T) {
 		{in: `gpu "Failed to  initialize NVML`, words: []string{"gpu"}, phrases: []string{"Failed to initialize NVML"}},
 		{in: `is forbidden: User "system:serviceaccount:`, words: []string{"is", "forbidden:", "User"}, phrases: []string{"system:serviceaccount:"}},
 		{in: `"a b" "c`, phrases: []string{"a b", "c"}},
-		{in: strings.Repeat("a", maxQueryBytes+1), bad: true},
+		{in: strings.Repeat("a", MaxQueryBytes+1), bad: true},
 	}
 	for _, tt := range tests {
 		q, err := parseQuery(tt.in)

@@ -29,14 +29,14 @@ func TestSearchStopsWhenItsTimeIsUp(t *testing.T) {
 // wait, it answers partial at once.
 func TestSearchWaitsItsTurn(t *testing.T) {
 	ix := sharedIndex(t)
-	for range cap(searchSlots) {
-		searchSlots <- struct{}{}
+	for range cap(ix.turns) {
+		ix.turns <- struct{}{}
 	}
 	freed := false
 	free := func() {
 		if !freed {
-			for range cap(searchSlots) {
-				<-searchSlots
+			for range cap(ix.turns) {
+				<-ix.turns
 			}
 			freed = true
 		}

@@ -38,8 +38,9 @@ const (
 )
 
 // MaxQuery bounds the query text, in bytes: a longer text is a paste, which
-// the classifier (triage) reads, not the search.
-const MaxQuery = 500
+// the classifier (triage) reads, not the search. The limits are the
+// search's, so a selection that parses is one the index runs.
+const MaxQuery = search.MaxQueryBytes
 
 // FacetParam names the parameter of one taxonomy facet filter.
 type FacetParam struct {
@@ -110,10 +111,10 @@ func Parse(q url.Values, tax *library.Taxonomy, orgs map[string]string, layers [
 	default:
 		return s, invalid("select.sort", "value", i18n.Quote(v))
 	}
-	if s.Page, err = intParam(q, "page", 1, 1, 100000); err != nil {
+	if s.PerPage, err = intParam(q, "per_page", p.DefaultPerPage, 1, min(p.MaxPerPage, search.MaxPerPage)); err != nil {
 		return s, err
 	}
-	if s.PerPage, err = intParam(q, "per_page", p.DefaultPerPage, 1, p.MaxPerPage); err != nil {
+	if s.Page, err = intParam(q, "page", 1, 1, search.LastPage(s.PerPage)); err != nil {
 		return s, err
 	}
 	s.Query = strings.TrimSpace(q.Get("q"))

@@ -145,6 +145,14 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if res.Best != nil && st.Page <= 1 {
+		pb := pbs[res.Best.Playbook]
+		title := pb.Title
+		if pr.Lang() == i18n.KO && pb.TitleKo != "" {
+			title = pb.TitleKo
+		}
+		p.Best = bestCard(pr, c, res.Best, title)
+	}
 	for _, h := range res.Hits {
 		var card templates.CaseCard
 		if sum, ok := sums[h.ID]; ok {

@@ -71,6 +71,16 @@ type SearchHelp struct {
 	WizardHref  string
 }
 
+// BestCard is the playbook section a search names by its symptom or
+// route, shown above the results.
+type BestCard struct {
+	Title         string // the section's
+	PlaybookTitle string
+	Href          string // the section in its playbook
+	Commands      []string
+	WizardHref    string // the wizard at the route's outcome
+}
+
 // CaseCard is an incident in a list, with its classification as links.
 type CaseCard struct {
 	ID           string
@@ -196,6 +206,7 @@ type LibraryPage struct {
 	Suggested  []Chip // search: suggested filters (Remove is the add link)
 	SearchMode bool
 	Help       *SearchHelp // search without results
+	Best       *BestCard   // search: the playbook section of the symptom the query names
 	KindLinks  []SortLink
 	FeedHref   string
 	// Home is set on / without filters: the paste box, the symptoms and
