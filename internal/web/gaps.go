@@ -97,6 +97,13 @@ func (s *Server) handleGapsUpload(w http.ResponseWriter, r *http.Request) error 
 	ctx, cancel := context.WithTimeout(r.Context(), uploadBudget)
 	defer cancel()
 	rep, err := s.gaps.RunFile(ctx, name, f)
+	if err != nil && !tooLarge(err) {
+		// A file refused early may still be over the limit, which is
+		// what its sender must hear: the rest is read (not kept) to tell.
+		if _, rest := io.Copy(io.Discard, f); tooLarge(rest) {
+			err = rest
+		}
+	}
 	charge()
 	if tooLarge(err) || errors.Is(err, inventory.ErrTooLarge) {
 		return userError(http.StatusRequestEntityTooLarge, "error.inventory_too_large", "mib", strconv.Itoa(uploadLimit>>20))
