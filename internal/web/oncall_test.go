@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 )
 
 // TestPasteKeepsContext: the on-call paste of issue 34 gives one card that
@@ -109,4 +111,20 @@ func TestHomeStartsWithPaste(t *testing.T) {
 			t.Errorf("%s: want the library alone", target)
 		}
 	}
+}
+
+// TestCausesJumpLinks: /causes opens with one link per category, each to
+// a section of the page.
+func TestCausesJumpLinks(t *testing.T) {
+	doc := page(t, newHandler(t), "/causes?lang=ko", http.StatusOK)
+	links := doc.Find(`[data-testid="causes-jump"] a`)
+	if links.Length() == 0 || links.Length() != doc.Find(`[data-testid="cause-category"]`).Length() {
+		t.Fatalf("%d jump links for %d categories", links.Length(), doc.Find(`[data-testid="cause-category"]`).Length())
+	}
+	links.Each(func(_ int, a *goquery.Selection) {
+		href, _ := a.Attr("href")
+		if !strings.HasPrefix(href, "#") || doc.Find(`section[id="`+href[1:]+`"]`).Length() != 1 {
+			t.Errorf("jump link %q leads nowhere", href)
+		}
+	})
 }
