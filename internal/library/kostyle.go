@@ -24,7 +24,8 @@ var koRuledOut = []struct {
 	{regexp.MustCompile(`닿`), "reaching a server is 접근하다 or 연결하다, not 닿다"},
 	{regexp.MustCompile(`우리가 읽은`), "write 확인한 범위에서는, or leave it out, not 우리가 읽은"},
 	{regexp.MustCompile(`레이블`), "write 라벨, not 레이블"},
-	{regexp.MustCompile(`건강한|건강하지|아프다|아픈 |굶기|굶주|싸우`), "an English metaphor: write 정상/문제가 있는/자원을 독차지하다"},
+	{regexp.MustCompile(`건강한|건강하지|아프다|아픈|아파서|굶기|굶주|싸우`), "an English metaphor: write 정상/문제가 있는/자원을 독차지하다"},
+	{regexp.MustCompile(`더한다|더하거나|더하지|더하는|더했다`), "add is 추가하다 (or 늘리다 for capacity), not 더하다"},
 	{regexp.MustCompile(`[0-9]+층`), "steps of a tree are 1단계, 2단계, not 층"},
 }
 
