@@ -9,8 +9,8 @@ package library
 var awaitingQuote = map[string]bool{
 	"IL-0006": true,
 	"IL-0011": true, "IL-0016": true, "IL-0018": true,
-	"IL-0022": true, "IL-0023": true, "IL-0024": true, "IL-0025": true,
-	"IL-0026": true, "IL-0039": true, "IL-0040": true, "IL-0041": true, "IL-0051": true, "IL-0062": true,
+
+	"IL-0062": true,
 	"IL-0063": true, "IL-0064": true, "IL-0065": true, "IL-0066": true, "IL-0067": true, "IL-0068": true,
 	"IL-0069": true, "IL-0070": true, "IL-0071": true, "IL-0072": true, "IL-0073": true, "IL-0074": true,
 	"IL-0090": true, "IL-0097": true, "IL-0098": true, "IL-0099": true, "IL-0100": true, "IL-0101": true,
