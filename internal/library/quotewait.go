@@ -10,8 +10,8 @@ var awaitingQuote = map[string]bool{
 	"IL-0006": true,
 	"IL-0011": true, "IL-0016": true, "IL-0018": true,
 
-	"IL-0070": true, "IL-0071": true, "IL-0072": true, "IL-0073": true, "IL-0074": true,
-	"IL-0090": true, "IL-0097": true, "IL-0098": true, "IL-0099": true, "IL-0100": true, "IL-0101": true,
+	"IL-0072": true,
+	"IL-0099": true, "IL-0100": true, "IL-0101": true,
 	"IL-0102": true, "IL-0103": true, "IL-0104": true, "IL-0105": true, "IL-0138": true, "IL-0160": true,
 	"IL-0200": true, "IL-0201": true, "IL-0202": true, "IL-0203": true, "IL-0214": true, "IL-0215": true,
 	"IL-0216": true, "IL-0218": true, "IL-0219": true, "IL-0223": true, "IL-0224": true, "IL-0225": true,
