@@ -11,8 +11,8 @@ var awaitingQuote = map[string]bool{
 	"IL-0011": true, "IL-0016": true, "IL-0018": true,
 
 	"IL-0072": true,
-	"IL-0099": true, "IL-0100": true, "IL-0101": true,
-	"IL-0102": true, "IL-0103": true, "IL-0104": true, "IL-0105": true, "IL-0138": true, "IL-0160": true,
+
+	"IL-0160": true,
 	"IL-0200": true, "IL-0201": true, "IL-0202": true, "IL-0203": true, "IL-0214": true, "IL-0215": true,
 	"IL-0216": true, "IL-0218": true, "IL-0219": true, "IL-0223": true, "IL-0224": true, "IL-0225": true,
 	"IL-0235": true, "IL-0239": true, "IL-0244": true, "IL-0245": true, "IL-0255": true, "IL-0256": true,
