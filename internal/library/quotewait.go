@@ -14,8 +14,8 @@ var awaitingQuote = map[string]bool{
 
 	"IL-0160": true,
 	"IL-0202": true, "IL-0203": true,
-	"IL-0218": true, "IL-0219": true, "IL-0223": true, "IL-0224": true, "IL-0225": true,
-	"IL-0235": true, "IL-0239": true, "IL-0244": true, "IL-0245": true, "IL-0255": true, "IL-0256": true,
+	"IL-0218": true,
+	"IL-0255": true, "IL-0256": true,
 	"IL-0257": true, "IL-0258": true, "IL-0259": true, "IL-0260": true, "IL-0261": true, "IL-0262": true,
 	"IL-0265": true, "IL-0268": true, "IL-0270": true, "IL-0271": true, "IL-0272": true, "IL-0273": true,
 	"IL-0274": true, "IL-0275": true, "IL-0276": true, "IL-0278": true, "IL-0280": true, "IL-0281": true,
