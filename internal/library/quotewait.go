@@ -18,8 +18,7 @@ var awaitingQuote = map[string]bool{
 	"IL-0255": true,
 	"IL-0259": true,
 	"IL-0265": true, "IL-0268": true,
-	"IL-0280": true, "IL-0281": true,
-	"IL-0282": true, "IL-0283": true, "IL-0284": true, "IL-0285": true, "IL-0286": true, "IL-0287": true,
+
 	"IL-0289": true, "IL-0290": true, "IL-0291": true, "IL-0292": true, "IL-0293": true, "IL-0294": true,
 	"IL-0295": true, "IL-0296": true, "IL-0297": true, "IL-0298": true, "IL-0308": true, "IL-0309": true,
 	"IL-0317": true, "IL-0318": true, "IL-0320": true, "IL-0321": true, "IL-0322": true, "IL-0325": true,
