@@ -20,8 +20,8 @@ var awaitingQuote = map[string]bool{
 	"IL-0265": true, "IL-0268": true,
 
 	"IL-0289": true, "IL-0293": true,
-	"IL-0297": true, "IL-0298": true, "IL-0308": true, "IL-0309": true,
-	"IL-0317": true, "IL-0318": true, "IL-0320": true, "IL-0321": true, "IL-0322": true, "IL-0325": true,
+	"IL-0297": true,
+	"IL-0317": true, "IL-0321": true, "IL-0322": true, "IL-0325": true,
 	"IL-0327": true, "IL-0328": true, "IL-0329": true, "IL-0330": true, "IL-0331": true, "IL-0332": true,
 	"IL-0333": true, "IL-0334": true, "IL-0335": true, "IL-0336": true, "IL-0339": true, "IL-0341": true,
 	"IL-0342": true, "IL-0345": true, "IL-0347": true, "IL-0348": true, "IL-0349": true, "IL-0350": true,
