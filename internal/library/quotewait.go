@@ -24,6 +24,6 @@ var awaitingQuote = map[string]bool{
 	"IL-0317": true, "IL-0321": true,
 	"IL-0330": true,
 
-	"IL-0351": true, "IL-0353": true, "IL-0354": true, "IL-0358": true, "IL-0360": true, "IL-0361": true,
+	"IL-0354": true, "IL-0358": true, "IL-0360": true, "IL-0361": true,
 	"IL-0365": true, "IL-0367": true, "IL-0602": true,
 }
