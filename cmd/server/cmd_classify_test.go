@@ -70,7 +70,7 @@ func TestRunClassify(t *testing.T) {
 			t.Errorf("out %q, err %v", out, err)
 		}
 		out, _, err = run("all pods are Running\n", "-json")
-		if err != nil || strings.TrimSpace(out) != `{"routes":[],"match":"none","related":[]}` {
+		if err != nil || strings.TrimSpace(out) != `{"routes":[],"match":"none","related":[],"redacted":0}` {
 			t.Errorf("out %q, err %v", out, err)
 		}
 	})

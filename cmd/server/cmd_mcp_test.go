@@ -68,8 +68,8 @@ func classifyGPU(t *testing.T, cs *sdk.ClientSession) {
 func TestMCPOverHTTP(t *testing.T) {
 	s := hardStart(t, "--data", t.TempDir())
 	cs, tools := mcpClient(t, &sdk.StreamableClientTransport{Endpoint: s.URL + "/mcp", DisableStandaloneSSE: true})
-	if len(tools) != 9 || strings.Contains(strings.Join(tools, " "), "triage_pod") || !strings.Contains(strings.Join(tools, " "), "get_drill_brief") {
-		t.Errorf("tools %v: want the seven library tools, the two drill tools and no triage_pod without a cluster", tools)
+	if len(tools) != 10 || strings.Contains(strings.Join(tools, " "), "triage_pod") || !strings.Contains(strings.Join(tools, " "), "get_drill_brief") {
+		t.Errorf("tools %v: want the eight library tools, the two drill tools and no triage_pod without a cluster", tools)
 	}
 	classifyGPU(t, cs)
 }
@@ -110,14 +110,14 @@ func TestMCPFollowsAccessRules(t *testing.T) {
 func TestMCPCommand(t *testing.T) {
 	t.Run("library", func(t *testing.T) {
 		cs, tools := startMCPCommand(t)
-		if len(tools) != 9 || !strings.Contains(strings.Join(tools, " "), "list_drills") {
+		if len(tools) != 10 || !strings.Contains(strings.Join(tools, " "), "list_drills") {
 			t.Errorf("tools %v", tools)
 		}
 		classifyGPU(t, cs)
 	})
 	t.Run("live", func(t *testing.T) {
 		_, tools := startMCPCommand(t, "--kubeconfig", unreachableKubeconfig(t), "--namespaces", "ml")
-		if len(tools) != 11 || !strings.Contains(strings.Join(tools, " "), "triage_pod") || !strings.Contains(strings.Join(tools, " "), "check_cluster_gaps") {
+		if len(tools) != 12 || !strings.Contains(strings.Join(tools, " "), "triage_pod") || !strings.Contains(strings.Join(tools, " "), "check_cluster_gaps") {
 			t.Errorf("tools %v: want triage_pod and check_cluster_gaps with a kubeconfig", tools)
 		}
 	})
@@ -163,7 +163,7 @@ func TestMCPSubprocess(t *testing.T) {
 	var stderr logBuffer
 	cmd.Stderr = &stderr
 	cs, tools := mcpClient(t, &sdk.CommandTransport{Command: cmd})
-	if len(tools) != 9 {
+	if len(tools) != 10 {
 		t.Errorf("tools %v; stderr:\n%s", tools, stderr.String())
 	}
 	classifyGPU(t, cs)

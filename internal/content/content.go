@@ -27,9 +27,10 @@ import (
 // is immutable once published: a request reads all of it from one version
 // of the library.
 type Content struct {
-	Hash     string
-	Taxonomy *library.Taxonomy
-	Store    *store.Store
+	closeOnce sync.Once
+	Hash      string
+	Taxonomy  *library.Taxonomy
+	Store     *store.Store
 	// Search is the full-text index; nil only when the Loader was told to
 	// leave it out (NoSearch).
 	Search *search.Index
@@ -312,6 +313,12 @@ func (l *Loader) prune() {
 // close releases the read models' files; a Content being built may have
 // only some of them.
 func (c *Content) close() {
+	c.closeOnce.Do(c.closeFiles)
+}
+
+// closeFiles is close's work, done once: a view shared by two retiring
+// contents can be reached from both.
+func (c *Content) closeFiles() {
 	if c.Search != nil {
 		_ = c.Search.Close()
 	}

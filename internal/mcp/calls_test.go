@@ -151,7 +151,7 @@ func invalidCalls(t *testing.T, cs *sdk.ClientSession) {
 		{"search_incidents", `{"query":"gpu","kind":"bogus"}`, "kind"},
 		{"search_incidents", `{"q":"gpu"}`, `"q"`},
 		{"search_incidents", jsonString("query", strings.Repeat("gpu ", 100)), "100 words"},
-		{"list_incidents", `{"page":9999}`, "past the last page"},
+		{"list_incidents", `{"page":9999}`, "want a number from 1 to"},
 		{"list_incidents", `{"sort":"random"}`, "sort"},
 		{"list_incidents", `{"filters":{"year":[1800]}}`, "year"},
 		{"list_incidents", `{"filters":{"org":["no-such-org"]}}`, "org"},
