@@ -18,8 +18,8 @@ func TestHangulNamesFindTheirCases(t *testing.T) {
 		within              int
 	}{
 		{"리노드", "Linode", "Linode", 3},
-		{"깃허브 장애", "GitHub outage", "GitHub", 6},
-		{"깃허브", "GitHub", "GitHub", 6},
+		{"깃허브 장애", "GitHub outage", "GitHub", 10},
+		{"깃허브", "GitHub", "GitHub", 10},
 		{"구글", "Google", "Google Cloud", 10},
 		{"카펜터", "Karpenter", "Karpenter", 10},
 		{"엔비디아 디바이스 플러그인", "NVIDIA device plugin", "NVIDIA device plugin", 10},
@@ -32,13 +32,14 @@ func TestHangulNamesFindTheirCases(t *testing.T) {
 			return hitIDs(res)
 		}
 		got, want := ids(c.query), ids(c.english)
-		slices.Sort(got)
-		slices.Sort(want)
-		if !slices.Equal(got, want) {
-			t.Errorf("%q finds %v, %q %v", c.query, got, c.english, want)
-		}
 		for _, in := range lib.Incidents {
-			if strings.HasPrefix(in.Organization, c.org) && !slices.Contains(got, in.ID) {
+			if !strings.HasPrefix(in.Organization, c.org) {
+				continue
+			}
+			if slices.Contains(want, in.ID) && !slices.Contains(got, in.ID) {
+				t.Errorf("%q misses %s, which %q finds", c.query, in.ID, c.english)
+			}
+			if !slices.Contains(got, in.ID) {
 				t.Errorf("%q: %s (%s) is not among the first %d", c.query, in.ID, in.Organization, c.within)
 			}
 		}
