@@ -54,9 +54,9 @@ var allowedLatin = map[string]bool{"kubernetes": true, "zone": true, "casebook":
 // text before it is read for English words.
 var products = regexp.MustCompile(`NVIDIA Container Toolkit|GPU Operator`)
 
-// identifiers are incident ids and file names, which no language spells
+// identifiers are incident ids and file paths, which no language spells
 // differently.
-var identifiers = regexp.MustCompile(`\b[A-Z]+-\d+\b|[\w.-]+\.(?:yaml|yml|md|json)\b`)
+var identifiers = regexp.MustCompile(`\b[A-Z]+-\d+\b|[\w./-]+\.(?:yaml|yml|md|json)\b`)
 
 // quoted is a message quoted as the software prints it.
 var quoted = regexp.MustCompile(`"[^"]*"|“[^”]*”|'[^']*'`)
