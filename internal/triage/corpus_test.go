@@ -27,7 +27,7 @@ const (
 )
 
 // corpusSplits are the batches of the corpus, in the order they were added.
-var corpusSplits = []string{"dev", "holdout", "holdout2", "holdout3", "holdout4"}
+var corpusSplits = []string{"dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5"}
 
 // corpusText is one file of the corpus: its header and the text as posted.
 type corpusText struct {
@@ -258,7 +258,8 @@ func (s corpusScore) String() string {
 // confusion matrix; its figure before any rule was changed for it is kept in
 // the corpus README, and so is holdout4's, the batch of the everyday
 // families (config errors, Jobs, rollouts, Services, ingress, certificates,
-// webhooks, RBAC, volumes, disk, autoscaling). With -v the test prints the confusion matrix of
+// webhooks, RBAC, volumes, disk, autoscaling), and holdout5's, a second batch
+// of those families. With -v the test prints the confusion matrix of
 // the read texts and every miss among them. CORPUS_SPLIT=<split or view>
 // limits the run to those files and skips the thresholds.
 func TestCorpusAccuracy(t *testing.T) {
@@ -267,7 +268,7 @@ func TestCorpusAccuracy(t *testing.T) {
 	only := os.Getenv("CORPUS_SPLIT")
 	blind := os.Getenv("CORPUS_BLIND")
 	showBlind := blind == "show" || blind == "misses"
-	views := []string{"dev", "holdout", "holdout2-dev", "holdout2-blind", "holdout2", "holdout3", "holdout4", "all"}
+	views := []string{"dev", "holdout", "holdout2-dev", "holdout2-blind", "holdout2", "holdout3", "holdout4", "holdout5", "all"}
 	scores := map[string]*corpusScore{}
 	for _, v := range views {
 		scores[v] = &corpusScore{}
@@ -276,6 +277,7 @@ func TestCorpusAccuracy(t *testing.T) {
 	confusionBlind := map[string]map[string]int{} // holdout2-blind, printed only with CORPUS_BLIND=show
 	confusion3 := map[string]map[string]int{}     // holdout3
 	confusion4 := map[string]map[string]int{}     // holdout4: the everyday families
+	confusion5 := map[string]map[string]int{}     // holdout5: the everyday families, second batch
 	for _, text := range texts {
 		v := view(text)
 		if only != "" && text.Split != only && v != only {
@@ -306,12 +308,14 @@ func TestCorpusAccuracy(t *testing.T) {
 			cm = confusion3
 		case "holdout4":
 			cm = confusion4
+		case "holdout5":
+			cm = confusion5
 		}
 		if cm[text.Route] == nil {
 			cm[text.Route] = map[string]int{}
 		}
 		cm[text.Route][got]++
-		if (v == "dev" || v == "holdout2-dev" || v == "holdout3" || v == "holdout4" || (v == "holdout2-blind" && blind == "misses")) && got != text.Route {
+		if (v == "dev" || v == "holdout2-dev" || v == "holdout3" || v == "holdout4" || v == "holdout5" || (v == "holdout2-blind" && blind == "misses")) && got != text.Route {
 			var ranked []string
 			for _, r := range res.Routes {
 				ranked = append(ranked, r.Route+" "+ftoa(r.Confidence))
@@ -339,6 +343,9 @@ func TestCorpusAccuracy(t *testing.T) {
 	}
 	if len(confusion4) > 0 {
 		t.Logf("holdout4 confusion matrix:\n%s", confusionTable(confusion4))
+	}
+	if len(confusion5) > 0 {
+		t.Logf("holdout5 confusion matrix:\n%s", confusionTable(confusion5))
 	}
 	if only != "" {
 		return
