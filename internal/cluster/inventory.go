@@ -71,6 +71,7 @@ func (r *Reader) Inventory(ctx context.Context, opts InventoryOptions) (*invento
 	ir.pods()
 	ir.quotas()
 	ir.karpenter()
+	ir.traffic()
 	for k := range inventory.Kinds {
 		if rd := ir.reads[k]; rd != nil {
 			inv.Reads = append(inv.Reads, *rd)
