@@ -15,9 +15,9 @@ import (
 // conditions their controller writes, and a webhook whose backend is in
 // a namespace the read covers.
 
-// buildTraffic plants four gaps in team-a and team-b and returns the
-// findings they must give.
-func (g *gapWorld) buildTraffic(a, b string) map[string][]string {
+// buildTraffic plants four gaps in team-a and team-b (with a pod on node)
+// and returns the findings they must give.
+func (g *gapWorld) buildTraffic(a, b, node string) map[string][]string {
 	// team-a's web has two running pods (build); checkout's were removed.
 	g.service(a, "web", map[string]string{"app": "web"})
 	g.endpointSlice(a, "web", 2, 0)
@@ -29,8 +29,10 @@ func (g *gapWorld) buildTraffic(a, b string) map[string][]string {
 		Reason: "FailedGetResourceMetric", Message: "the HPA was unable to compute the replica count: failed to get cpu utilization: " +
 			"unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server is currently unable " +
 			"to handle the request (get pods.metrics.k8s.io)"})
-	// A policy engine in team-b whose pods are all crash-looping.
+	// A policy engine in team-b whose pod is crash-looping: selected, not
+	// ready.
 	g.service(b, "kyverno-svc", map[string]string{"app": "kyverno"})
+	g.runningPod(b, "kyverno-6b8d9-0", node, map[string]string{"app": "kyverno"}, nil, memLimit("384Mi"))
 	g.endpointSlice(b, "kyverno-svc", 0, 3)
 	g.webhookTo("kyverno", b, "kyverno-svc", admissionv1.Fail, &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
 		{Key: "kubernetes.io/metadata.name", Operator: metav1.LabelSelectorOpNotIn, Values: []string{"kube-system", b}}}})

@@ -264,7 +264,7 @@ func (g *gapWorld) build() map[string][]string {
 		"webhook-fail-intercepts-kube-system": {"validatingwebhookconfiguration/opa-" + id + " webhook opa.casebook.test"},
 		"webhook-ca-bundle-expiring":          {"validatingwebhookconfiguration/certs-" + id + " webhook certs.casebook.test"},
 	}
-	for check, objs := range g.buildTraffic(a, b) {
+	for check, objs := range g.buildTraffic(a, b, cpu) {
 		want[check] = objs
 	}
 	return want
