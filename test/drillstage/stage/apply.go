@@ -409,6 +409,11 @@ func (st *stager) podStatus(ctx context.Context, ps podStatus) error {
 	}
 	for i := range list.Items {
 		p := &list.Items[i]
+		// A kubelet never rewrites a finished pod, whose status the Job
+		// controller may be updating (a Job's failed pods, one per retry).
+		if p.Status.Phase == corev1.PodFailed || p.Status.Phase == corev1.PodSucceeded {
+			continue
+		}
 		if p.Spec.NodeName == "" {
 			if p, err = st.findPod(ctx, p.Namespace, p.Name, nil, true); err != nil {
 				return err
