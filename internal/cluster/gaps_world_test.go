@@ -23,6 +23,10 @@ func (g *gapWorld) buildTraffic(a, b, node string) map[string][]string {
 	g.endpointSlice(a, "web", 2, 0)
 	g.service(a, "checkout", map[string]string{"app": "checkout"})
 	g.endpointSlice(a, "checkout", 0, 0)
+	// web-internal selects the same Ready pods, but its slice still lists
+	// them as not ready, as after a partition the controller missed.
+	g.service(a, "web-internal", map[string]string{"app": "web"})
+	g.endpointSlice(a, "web-internal", 0, 2)
 	// The shop's Ingress sends /cart to a Service nobody created.
 	g.ingress(a, "shop", "web", "cart")
 	g.hpa(a, "web", autoscalingv2.HorizontalPodAutoscalerCondition{Type: autoscalingv2.ScalingActive, Status: corev1.ConditionFalse,
@@ -33,14 +37,20 @@ func (g *gapWorld) buildTraffic(a, b, node string) map[string][]string {
 	// ready.
 	g.service(b, "kyverno-svc", map[string]string{"app": "kyverno"})
 	g.runningPod(b, "kyverno-6b8d9-0", node, map[string]string{"app": "kyverno"}, nil, memLimit("384Mi"))
+	p, err := g.c.CoreV1().Pods(b).Get(g.ctx, "kyverno-6b8d9-0", metav1.GetOptions{})
+	g.must("get pod", err)
+	p.Status = runningStatus(false, 7, &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff"})
+	_, err = g.c.CoreV1().Pods(b).UpdateStatus(g.ctx, p, metav1.UpdateOptions{})
+	g.must("kyverno pod status", err)
 	g.endpointSlice(b, "kyverno-svc", 0, 3)
 	g.webhookTo("kyverno", b, "kyverno-svc", admissionv1.Fail, &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
 		{Key: "kubernetes.io/metadata.name", Operator: metav1.LabelSelectorOpNotIn, Values: []string{"kube-system", b}}}})
 	return map[string][]string{
-		"service-selects-no-pod":       {a + " service/checkout"},
-		"ingress-backend-not-served":   {a + " ingress/shop"},
-		"hpa-metrics-unavailable":      {a + " horizontalpodautoscaler/web"},
-		"webhook-service-no-endpoints": {"validatingwebhookconfiguration/kyverno-" + g.id + " webhook kyverno.casebook.test"},
+		"service-selects-no-pod":            {a + " service/checkout"},
+		"service-endpoints-miss-ready-pods": {a + " service/web-internal"},
+		"ingress-backend-not-served":        {a + " ingress/shop"},
+		"hpa-metrics-unavailable":           {a + " horizontalpodautoscaler/web"},
+		"webhook-service-no-endpoints":      {"validatingwebhookconfiguration/kyverno-" + g.id + " webhook kyverno.casebook.test"},
 	}
 }
 

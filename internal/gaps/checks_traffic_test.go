@@ -51,6 +51,29 @@ var trafficCases = map[string][]checkCase{
 			i.Services = []inventory.Service{service("default", "kubernetes", map[string]string{}), ext}
 		}))},
 	},
+	"service-endpoints-miss-ready-pods": {
+		{name: "endpoints stuck not ready after a partition", inv: newInventory(with(func(i *inventory.Inventory) {
+			i.Services = []inventory.Service{service("shop", "web", labels("app", "web"))}
+			i.EndpointSlices = []inventory.EndpointSlice{slice("shop", "web", 2, 0)}
+			i.Pods = []inventory.Pod{labelled(pod("shop", "web-0", "", "w-1"), labels("app", "web")), labelled(pod("shop", "web-1", "", "w-2"), labels("app", "web"))}
+		})), want: []string{"shop service/web"}, detail: "2 Ready pod(s) selected, 0 ready endpoints in web-x7k2p"},
+		{name: "pods not ready either", inv: newInventory(with(func(i *inventory.Inventory) {
+			i.Services = []inventory.Service{service("shop", "web", labels("app", "web"))}
+			i.EndpointSlices = []inventory.EndpointSlice{slice("shop", "web", 1, 0)}
+			p := labelled(pod("shop", "web-0", "", "w-1"), labels("app", "web"))
+			p.Ready = false
+			i.Pods = []inventory.Pod{p}
+		}))},
+		{name: "endpoints ready", inv: newInventory(with(func(i *inventory.Inventory) {
+			i.Services = []inventory.Service{service("shop", "web", labels("app", "web"))}
+			i.EndpointSlices = []inventory.EndpointSlice{slice("shop", "web", 1, 1)}
+			i.Pods = []inventory.Pod{labelled(pod("shop", "web-0", "", "w-1"), labels("app", "web"))}
+		}))},
+		{name: "no EndpointSlice controller: not judged", inv: newInventory(with(func(i *inventory.Inventory) {
+			i.Services = []inventory.Service{service("shop", "web", labels("app", "web"))}
+			i.Pods = []inventory.Pod{labelled(pod("shop", "web-0", "", "w-1"), labels("app", "web"))}
+		}))},
+	},
 	"ingress-backend-not-served": {
 		{name: "backend crash-looping, another missing", inv: newInventory(with(func(i *inventory.Inventory) {
 			i.Ingresses = []inventory.Ingress{{Namespace: "prow", Name: "prow", Backends: []string{"hook", "deck", "tide"}}}
