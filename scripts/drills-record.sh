@@ -32,9 +32,9 @@ for id in "${ids[@]}"; do
 	kc="$(scripts/kubeharness.sh start "${flags[@]}" "$dir")"
 	"$bin/drillstage" --kubeconfig "$kc" --scenario "$scen" --ready "$dir/staged" >"$dir/stage.log" 2>&1 &
 	stage=$!
-	for _ in $(seq 1 240); do
-		[[ -f "$dir/staged" ]] && break
-		kill -0 "$stage" 2>/dev/null || break
+	# drillstage bounds its own staging (--timeout, or the scenario's
+	# stageTimeout when a controller's deadline must pass first).
+	while [[ ! -f "$dir/staged" ]] && kill -0 "$stage" 2>/dev/null; do
 		sleep 0.5
 	done
 	if [[ ! -f "$dir/staged" ]]; then

@@ -12,7 +12,7 @@ import (
 )
 
 // planted is an inventory read from the API server harness by the live
-// test's planted cluster (casebook gaps --save): eighteen gaps, one check
+// test's planted cluster (casebook gaps --save): twenty-three gaps, one check
 // that passes.
 const planted = "../../internal/gaps/testdata/planted.json"
 
@@ -25,7 +25,7 @@ func TestGapsFromSnapshot(t *testing.T) {
 	}
 	text := out.String()
 	for _, want := range []string{
-		"18 found, 0 errors, 16 passed",
+		"23 found, 0 errors, 16 passed",
 		"CRITICAL\n\n  [found] webhook-fail-intercepts-kube-system",
 		"[found] single-control-plane-node: The cluster runs on a single control-plane node",
 		"incident: IL-0138 https://casebook.example/incidents/IL-0138",
@@ -50,7 +50,7 @@ func TestGapsJSONAndGate(t *testing.T) {
 	var rep struct {
 		Results []struct{ ID, Status, Severity string }
 	}
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil || len(rep.Results) != 34 || rep.Results[0].Severity != "critical" {
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil || len(rep.Results) != 39 || rep.Results[0].Severity != "critical" {
 		t.Fatalf("json: %v %+v", err, rep)
 	}
 	// Without --fail-on the report never fails the command.

@@ -172,6 +172,7 @@ func (g *gapWorld) buildHealthy() []string {
 	g.webhook("policy", admissionv1.Fail, &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
 		{Key: "kubernetes.io/metadata.name", Operator: metav1.LabelSelectorOpNotIn, Values: []string{"kube-system"}}}},
 		caBundle(g.t, "casebook-policy-ca", 365*24*time.Hour))
+	g.buildHealthyTraffic(ml)
 	return []string{"kube-system", gpuNS, ml}
 }
 

@@ -42,7 +42,8 @@ type inventoryRead struct {
 // Inventory reads, read-only, what the gap checks need across the cluster:
 // nodes, namespaces, admission webhooks, PriorityClasses, PDBs,
 // Deployments, StatefulSets, DaemonSets, unfinished Jobs, non-terminated
-// pods, ResourceQuotas, and Karpenter NodePools and EC2NodeClasses when
+// pods, ResourceQuotas, Services, EndpointSlices, Ingresses,
+// HorizontalPodAutoscalers, and Karpenter NodePools and EC2NodeClasses when
 // those APIs are served. It never reads Secrets or ConfigMaps. Namespaced
 // kinds are read per namespace of the Reader's allow-list when it has one.
 // A failed read is recorded in Reads with the permission it needed; the
@@ -71,6 +72,7 @@ func (r *Reader) Inventory(ctx context.Context, opts InventoryOptions) (*invento
 	ir.pods()
 	ir.quotas()
 	ir.karpenter()
+	ir.traffic()
 	for k := range inventory.Kinds {
 		if rd := ir.reads[k]; rd != nil {
 			inv.Reads = append(inv.Reads, *rd)

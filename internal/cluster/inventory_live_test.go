@@ -244,7 +244,7 @@ func (g *gapWorld) build() map[string][]string {
 		{Key: "kubernetes.io/metadata.name", Operator: metav1.LabelSelectorOpNotIn, Values: []string{"kube-system"}}}},
 		caBundle(g.t, "casebook-test-ca", 7*24*time.Hour))
 
-	return map[string][]string{
+	want := map[string][]string{
 		"single-control-plane-node":           {"node/" + cp},
 		"gpu-node-without-allocatable-gpu":    {"node/" + gpuC, "node/" + gpuD},
 		"quota-exhausted":                     {b + " resourcequota/gpu"},
@@ -264,6 +264,10 @@ func (g *gapWorld) build() map[string][]string {
 		"webhook-fail-intercepts-kube-system": {"validatingwebhookconfiguration/opa-" + id + " webhook opa.casebook.test"},
 		"webhook-ca-bundle-expiring":          {"validatingwebhookconfiguration/certs-" + id + " webhook certs.casebook.test"},
 	}
+	for check, objs := range g.buildTraffic(a, b, cpu) {
+		want[check] = objs
+	}
+	return want
 }
 
 // syncRole makes the harness's casebook-readonly ClusterRole match the

@@ -101,7 +101,8 @@ func compile(c *Check) []library.Problem {
 }
 
 // kindsUsed lists the inventory kinds an expression reads: inventory.KIND,
-// and pods through podsByNode or podsByOwner.
+// pods through podsByNode, podsByOwner or podsByNamespace, and
+// EndpointSlices through slicesByService.
 func kindsUsed(a *cel.Ast) []string {
 	var out []string
 	celast.PreOrderVisit(a.NativeRep().Expr(), celast.NewExprVisitor(func(e celast.Expr) {
@@ -114,8 +115,11 @@ func kindsUsed(a *cel.Ast) []string {
 				}
 			}
 		case celast.IdentKind:
-			if id := e.AsIdent(); id == "podsByNode" || id == "podsByOwner" {
+			switch e.AsIdent() {
+			case "podsByNode", "podsByOwner", "podsByNamespace":
 				out = append(out, "pods")
+			case "slicesByService":
+				out = append(out, "endpointSlices")
 			}
 		}
 	}))

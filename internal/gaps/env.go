@@ -53,7 +53,8 @@ var (
 )
 
 // newEnv returns the environment every check compiles in: the inventory
-// types, the variables inventory, now, podsByNode and podsByOwner, CEL's
+// types, the variables inventory, now, podsByNode, podsByOwner,
+// podsByNamespace and slicesByService, CEL's
 // string, list, set and optional extensions, and the helpers below. It is
 // built once; each check extends it with `object` when it has `each`.
 func newEnv() (*cel.Env, error) {
@@ -71,6 +72,11 @@ func newEnv() (*cel.Env, error) {
 			// every node or workload need not scan every pod each time.
 			cel.Variable("podsByNode", cel.MapType(cel.StringType, cel.ListType(podType))),
 			cel.Variable("podsByOwner", cel.MapType(cel.StringType, cel.ListType(podType))),
+			// podsByNamespace and slicesByService index pods by namespace
+			// and EndpointSlices by "namespace/service", so a check over
+			// every Service need not scan every pod and slice each time.
+			cel.Variable("podsByNamespace", cel.MapType(cel.StringType, cel.ListType(podType))),
+			cel.Variable("slicesByService", cel.MapType(cel.StringType, cel.ListType(cel.ObjectType("inventory.EndpointSlice")))),
 			cel.Function("value", cel.MemberOverload("quantity_value", []*cel.Type{quantityType}, cel.DoubleType,
 				cel.UnaryBinding(quantityValue))),
 			cel.Function("amount", cel.MemberOverload("resources_amount", []*cel.Type{resourcesType, cel.StringType}, cel.DoubleType,

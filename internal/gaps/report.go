@@ -121,6 +121,14 @@ func objectRef(kind string, obj any) string {
 		return ref("NodePool", "", o.Name)
 	case *inventory.NodeClass:
 		return ref("EC2NodeClass", "", o.Name)
+	case *inventory.Service:
+		return ref("Service", o.Namespace, o.Name)
+	case *inventory.EndpointSlice:
+		return ref("EndpointSlice", o.Namespace, o.Name)
+	case *inventory.Ingress:
+		return ref("Ingress", o.Namespace, o.Name)
+	case *inventory.HorizontalPodAutoscaler:
+		return ref("HorizontalPodAutoscaler", o.Namespace, o.Name)
 	}
 	return strings.TrimSuffix(kind, "s")
 }

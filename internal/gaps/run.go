@@ -61,7 +61,14 @@ func (s *Set) Run(ctx context.Context, inv *inventory.Inventory, lim Limits) *Re
 func variables(inv *inventory.Inventory) map[string]any {
 	byNode := map[string][]inventory.Pod{}
 	byOwner := map[string][]inventory.Pod{}
+	byNamespace := map[string][]inventory.Pod{}
+	byService := map[string][]inventory.EndpointSlice{}
+	for _, e := range inv.EndpointSlices {
+		k := e.Namespace + "/" + e.Service
+		byService[k] = append(byService[k], e)
+	}
 	for _, p := range inv.Pods {
+		byNamespace[p.Namespace] = append(byNamespace[p.Namespace], p)
 		if p.NodeName != "" {
 			byNode[p.NodeName] = append(byNode[p.NodeName], p)
 		}
@@ -70,7 +77,8 @@ func variables(inv *inventory.Inventory) map[string]any {
 			byOwner[k] = append(byOwner[k], p)
 		}
 	}
-	return map[string]any{"inventory": inv, "now": inv.CollectedAt, "podsByNode": byNode, "podsByOwner": byOwner}
+	return map[string]any{"inventory": inv, "now": inv.CollectedAt, "podsByNode": byNode, "podsByOwner": byOwner,
+		"podsByNamespace": byNamespace, "slicesByService": byService}
 }
 
 func (c *Check) result() Result {

@@ -67,7 +67,7 @@ func TestServiceWithoutCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if found, _, errs := rep.Counts(); found != 18 || errs != 0 {
+	if found, _, errs := rep.Counts(); found != 23 || errs != 0 {
 		t.Fatalf("found %d errors %d", found, errs)
 	}
 	if _, err := s.RunFile(context.Background(), "x", strings.NewReader(`{"version":1,"kind":"Inventory","nodes":[{}]}`)); err == nil {

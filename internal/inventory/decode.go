@@ -217,6 +217,12 @@ func (inv *Inventory) Validate() error {
 		named("resourceQuotas", len(inv.ResourceQuotas), func(i int) (string, string) { return inv.ResourceQuotas[i].Namespace, inv.ResourceQuotas[i].Name }, true),
 		named("nodePools", len(inv.NodePools), func(i int) (string, string) { return "", inv.NodePools[i].Name }, false),
 		named("nodeClasses", len(inv.NodeClasses), func(i int) (string, string) { return "", inv.NodeClasses[i].Name }, false),
+		named("services", len(inv.Services), func(i int) (string, string) { return inv.Services[i].Namespace, inv.Services[i].Name }, true),
+		named("endpointSlices", len(inv.EndpointSlices), func(i int) (string, string) { return inv.EndpointSlices[i].Namespace, inv.EndpointSlices[i].Name }, true),
+		named("ingresses", len(inv.Ingresses), func(i int) (string, string) { return inv.Ingresses[i].Namespace, inv.Ingresses[i].Name }, true),
+		named("horizontalPodAutoscalers", len(inv.HorizontalPodAutoscalers), func(i int) (string, string) {
+			return inv.HorizontalPodAutoscalers[i].Namespace, inv.HorizontalPodAutoscalers[i].Name
+		}, true),
 	}
 	if err := errors.Join(checks...); err != nil {
 		return err

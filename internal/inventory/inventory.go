@@ -50,6 +50,12 @@ type Inventory struct {
 	ResourceQuotas       []NamespaceQuota         `json:"resourceQuotas"`
 	NodePools            []NodePool               `json:"nodePools"`
 	NodeClasses          []NodeClass              `json:"nodeClasses"`
+	// Traffic and autoscaling: Services, the EndpointSlices that say which
+	// of their endpoints are ready, Ingresses and HorizontalPodAutoscalers.
+	Services                 []Service                 `json:"services"`
+	EndpointSlices           []EndpointSlice           `json:"endpointSlices"`
+	Ingresses                []Ingress                 `json:"ingresses"`
+	HorizontalPodAutoscalers []HorizontalPodAutoscaler `json:"horizontalPodAutoscalers"`
 
 	// Reads says, per kind, how its read went: how many objects, whether
 	// the object limit cut it short, whether its API is served at all, and
@@ -77,19 +83,23 @@ type KindRead struct {
 // Kinds lists the kinds an inventory holds, by their JSON name,
 // with the permission reading each needs. Checks name these kinds.
 var Kinds = map[string]snapshot.Permission{
-	"nodes":                {Verb: "list", Resource: "nodes"},
-	"namespaces":           {Verb: "list", Resource: "namespaces"},
-	"webhooks":             {Verb: "list", Group: "admissionregistration.k8s.io", Resource: "validatingwebhookconfigurations,mutatingwebhookconfigurations"},
-	"priorityClasses":      {Verb: "list", Group: "scheduling.k8s.io", Resource: "priorityclasses"},
-	"podDisruptionBudgets": {Verb: "list", Group: "policy", Resource: "poddisruptionbudgets"},
-	"deployments":          {Verb: "list", Group: "apps", Resource: "deployments"},
-	"statefulSets":         {Verb: "list", Group: "apps", Resource: "statefulsets"},
-	"daemonSets":           {Verb: "list", Group: "apps", Resource: "daemonsets"},
-	"jobs":                 {Verb: "list", Group: "batch", Resource: "jobs"},
-	"pods":                 {Verb: "list", Resource: "pods"},
-	"resourceQuotas":       {Verb: "list", Resource: "resourcequotas"},
-	"nodePools":            {Verb: "list", Group: "karpenter.sh", Resource: "nodepools"},
-	"nodeClasses":          {Verb: "list", Group: "karpenter.k8s.aws", Resource: "ec2nodeclasses"},
+	"nodes":                    {Verb: "list", Resource: "nodes"},
+	"namespaces":               {Verb: "list", Resource: "namespaces"},
+	"webhooks":                 {Verb: "list", Group: "admissionregistration.k8s.io", Resource: "validatingwebhookconfigurations,mutatingwebhookconfigurations"},
+	"priorityClasses":          {Verb: "list", Group: "scheduling.k8s.io", Resource: "priorityclasses"},
+	"podDisruptionBudgets":     {Verb: "list", Group: "policy", Resource: "poddisruptionbudgets"},
+	"deployments":              {Verb: "list", Group: "apps", Resource: "deployments"},
+	"statefulSets":             {Verb: "list", Group: "apps", Resource: "statefulsets"},
+	"daemonSets":               {Verb: "list", Group: "apps", Resource: "daemonsets"},
+	"jobs":                     {Verb: "list", Group: "batch", Resource: "jobs"},
+	"pods":                     {Verb: "list", Resource: "pods"},
+	"resourceQuotas":           {Verb: "list", Resource: "resourcequotas"},
+	"nodePools":                {Verb: "list", Group: "karpenter.sh", Resource: "nodepools"},
+	"nodeClasses":              {Verb: "list", Group: "karpenter.k8s.aws", Resource: "ec2nodeclasses"},
+	"services":                 {Verb: "list", Resource: "services"},
+	"endpointSlices":           {Verb: "list", Group: "discovery.k8s.io", Resource: "endpointslices"},
+	"ingresses":                {Verb: "list", Group: "networking.k8s.io", Resource: "ingresses"},
+	"horizontalPodAutoscalers": {Verb: "list", Group: "autoscaling", Resource: "horizontalpodautoscalers"},
 }
 
 // Read returns how the read of a kind went; ok is false when the
@@ -286,4 +296,49 @@ type NodeClass struct {
 	Name      string   `json:"name"`
 	AMIFamily string   `json:"amiFamily,omitempty"`
 	AMIAlias  []string `json:"amiAliases"` // amiSelectorTerms[].alias, e.g. bottlerocket@latest
+}
+
+// Service is a Service as the gap checks see it: whom its selector picks.
+type Service struct {
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	Type      string `json:"type"` // ClusterIP, NodePort, LoadBalancer or ExternalName
+	// Selector is spec.selector; empty for a Service whose endpoints are
+	// managed by hand or by another controller.
+	Selector map[string]string `json:"selector"`
+}
+
+// EndpointSlice is one EndpointSlice, counted: how many endpoints it holds
+// and how many of them are ready.
+type EndpointSlice struct {
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	Service   string `json:"service"` // the kubernetes.io/service-name label
+	Endpoints int32  `json:"endpoints"`
+	Ready     int32  `json:"ready"`
+}
+
+// Ingress is an Ingress with the Services its rules and default backend
+// send traffic to. TLS Secrets are named, never read.
+type Ingress struct {
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	ClassName string `json:"className,omitempty"`
+	// Backends are the names of the Services the Ingress routes to, each
+	// once (resource backends are left out).
+	Backends   []string `json:"backends"`
+	TLSSecrets []string `json:"tlsSecrets"`
+}
+
+// HorizontalPodAutoscaler is an HPA with its status conditions, which say
+// whether it can read its metrics (ScalingActive) and scale its target.
+type HorizontalPodAutoscaler struct {
+	Namespace       string               `json:"namespace"`
+	Name            string               `json:"name"`
+	Target          string               `json:"target"` // Kind/name of scaleTargetRef
+	MinReplicas     int32                `json:"minReplicas"`
+	MaxReplicas     int32                `json:"maxReplicas"`
+	CurrentReplicas int32                `json:"currentReplicas"`
+	DesiredReplicas int32                `json:"desiredReplicas"`
+	Conditions      []snapshot.Condition `json:"conditions"`
 }

@@ -48,7 +48,7 @@ func TestCheckClusterGaps(t *testing.T) {
 		Checks: func() *gaps.Set { return l.Current().Checks }, Collect: plantedCluster})})
 	var out mcp.GapsOutput
 	decode(t, call(t, cs, "check_cluster_gaps", `{"min_severity":"high"}`), &out)
-	if out.Found != 18 || out.Passed != 16 || len(out.Results) != 11 {
+	if out.Found != 23 || out.Passed != 16 || len(out.Results) != 16 {
 		t.Fatalf("found %d passed %d, %d results at high or worse", out.Found, out.Passed, len(out.Results))
 	}
 	first := out.Results[0]
@@ -57,7 +57,7 @@ func TestCheckClusterGaps(t *testing.T) {
 		t.Fatalf("first result %+v", first)
 	}
 	decode(t, call(t, cs, "check_cluster_gaps", `{"include_passed":true}`), &out)
-	if len(out.Results) != 34 {
+	if len(out.Results) != 39 {
 		t.Fatalf("%d results with passed ones", len(out.Results))
 	}
 	if res := call(t, cs, "check_cluster_gaps", `{"min_severity":"urgent"}`); !res.IsError || !strings.Contains(text(res), "severity") {

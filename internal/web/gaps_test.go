@@ -52,7 +52,7 @@ func gapsDoc(t *testing.T, rec *httptest.ResponseRecorder, status int) *goquery.
 
 func TestGapsPageLive(t *testing.T) {
 	d := gapsDoc(t, get(t, gapsHandler(t, true), "/gaps"), http.StatusOK)
-	if got := d.Find(`[data-testid="gaps-summary"]`).Text(); !strings.Contains(got, "18 found") || !strings.Contains(got, "16 passed") {
+	if got := d.Find(`[data-testid="gaps-summary"]`).Text(); !strings.Contains(got, "23 found") || !strings.Contains(got, "16 passed") {
 		t.Errorf("summary %q", got)
 	}
 	var order []string
@@ -99,7 +99,7 @@ func TestGapsPageWithoutCluster(t *testing.T) {
 		return rec
 	}
 	d = gapsDoc(t, post(data), http.StatusOK)
-	if got := d.Find(`[data-testid="gaps-summary"]`).Text(); !strings.Contains(got, "18 found") || !strings.Contains(got, "inventory.json") {
+	if got := d.Find(`[data-testid="gaps-summary"]`).Text(); !strings.Contains(got, "23 found") || !strings.Contains(got, "inventory.json") {
 		t.Errorf("summary %q", got)
 	}
 	d = gapsDoc(t, post([]byte(`{"version":1,"kind":"Inventory","secrets":[]}`)), http.StatusUnprocessableEntity)

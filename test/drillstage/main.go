@@ -50,6 +50,13 @@ func run(ctx context.Context, kubeconfig, path, ready string, timeout time.Durat
 	if err != nil {
 		return err
 	}
+	if sc.StageTimeout != "" {
+		d, err := time.ParseDuration(sc.StageTimeout)
+		if err != nil {
+			return fmt.Errorf("%s: stageTimeout: %w", path, err)
+		}
+		timeout = max(timeout, d)
+	}
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	staged, err := stage.Stage(sctx, kubeconfig, sc)
 	cancel()

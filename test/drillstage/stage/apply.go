@@ -409,6 +409,11 @@ func (st *stager) podStatus(ctx context.Context, ps podStatus) error {
 	}
 	for i := range list.Items {
 		p := &list.Items[i]
+		// A kubelet never rewrites a finished pod, whose status the Job
+		// controller may be updating (a Job's failed pods, one per retry).
+		if p.Status.Phase == corev1.PodFailed || p.Status.Phase == corev1.PodSucceeded {
+			continue
+		}
 		if p.Spec.NodeName == "" {
 			if p, err = st.findPod(ctx, p.Namespace, p.Name, nil, true); err != nil {
 				return err
@@ -443,6 +448,9 @@ func (st *stager) patch(ctx context.Context, pt patch) error {
 	if _, err := ri.Patch(ctx, pt.Name, types.MergePatchType, body, metav1.PatchOptions{}); err != nil {
 		return fmt.Errorf("patch %s %s: %w", pt.Resource, pt.Name, err)
 	}
+	if err := st.waitCondition(ctx, ri, pt); err != nil {
+		return err
+	}
 	if pt.WaitFor == "" {
 		return nil
 	}
@@ -455,6 +463,35 @@ func (st *stager) patch(ctx context.Context, pt patch) error {
 		case <-ctx.Done():
 			return fmt.Errorf("patch %s %s: no %s event came", pt.Resource, pt.Name, pt.WaitFor)
 		case <-time.After(300 * time.Millisecond):
+		}
+	}
+}
+
+// waitCondition waits until the patched object's status.conditions holds
+// the patch's WaitCondition.
+func (st *stager) waitCondition(ctx context.Context, ri dynamic.ResourceInterface, pt patch) error {
+	if pt.WaitCondition == "" {
+		return nil
+	}
+	typ, status, ok := strings.Cut(pt.WaitCondition, "=")
+	if !ok {
+		return fmt.Errorf("patch %s %s: waitCondition %q is not TYPE=STATUS", pt.Resource, pt.Name, pt.WaitCondition)
+	}
+	for {
+		obj, err := ri.Get(ctx, pt.Name, metav1.GetOptions{})
+		if err == nil {
+			conds, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions")
+			for _, c := range conds {
+				m, _ := c.(map[string]any)
+				if m["type"] == typ && m["status"] == status {
+					return nil
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("patch %s %s: condition %s never came", pt.Resource, pt.Name, pt.WaitCondition)
+		case <-time.After(time.Second):
 		}
 	}
 }

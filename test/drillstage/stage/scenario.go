@@ -33,6 +33,10 @@ type Scenario struct {
 	// Controllers asks for a harness with kube-controller-manager
 	// (scripts/drills-record.sh reads it).
 	Controllers bool `json:"controllers"`
+	// StageTimeout, when longer than drillstage's --timeout, bounds the
+	// staging instead: a controller's own deadline (a Deployment's
+	// progressDeadlineSeconds) has to pass before the failure exists.
+	StageTimeout string `json:"stageTimeout"`
 
 	objects  []runtime.Object
 	statuses []podStatus
@@ -65,6 +69,10 @@ type patch struct {
 	Name      string         `json:"name"`
 	Patch     map[string]any `json:"patch"`
 	WaitFor   string         `json:"waitFor"` // an event reason in the namespace, e.g. FailedCreate
+	// WaitCondition, TYPE=STATUS, waits until the patched object's status
+	// carries that condition (Progressing=False): a controller that
+	// records a failure without an event.
+	WaitCondition string `json:"waitCondition"`
 }
 
 // containerLog is what a container printed, served as a kubelet serves
