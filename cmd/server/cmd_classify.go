@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"casebook/internal/answer"
+	"casebook/internal/i18n"
 	"casebook/internal/library"
 	"casebook/internal/search"
 	"casebook/internal/triage"
@@ -77,7 +78,7 @@ func runClassify(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			srch = ix
 		}
 	}
-	res, err := answer.Paste(ctx, cat, srch, string(text))
+	res, err := answer.Paste(ctx, cat, srch, string(text), i18n.EN)
 	if err != nil {
 		fmt.Fprintf(stderr, "casebook: %v\n", err)
 	}

@@ -17,10 +17,12 @@ import (
 	"casebook/web/templates"
 )
 
-// runSearch validates the request and queries the index, timing it.
+// runSearch validates the request and queries the index, timing it; the
+// excerpts are in the page's language.
 func (s *Server) runSearch(r *http.Request, c *content.Content) (listState, *search.Result, error) {
 	var res *search.Result
 	st, err := s.timedSearch(r, c, func(ctx context.Context, req search.Request) (err error) {
+		req.Lang = printer(ctx).Lang()
 		res, err = c.Search.Search(ctx, req)
 		return err
 	})
@@ -131,16 +133,6 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 	}
 	p.KindLinks = kindTabs(pr, st, res.Facets["kind"])
 	p.Help = searchHelp(pr, c.Taxonomy, st, res)
-	var incidentIDs []string
-	for _, h := range res.Hits {
-		if h.Kind == search.KindIncident {
-			incidentIDs = append(incidentIDs, h.ID)
-		}
-	}
-	sums, err := summariesByID(ctx, c, incidentIDs)
-	if err != nil {
-		return err
-	}
 	pbs, err := playbooksByID(ctx, c)
 	if err != nil {
 		return err
@@ -153,7 +145,33 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 		}
 		p.Best = bestCard(pr, c, res.Best, title)
 	}
-	for _, h := range res.Hits {
+	if p.Cards, err = hitCards(ctx, c, pr, res.Hits); err != nil {
+		return err
+	}
+	p.Graph, p.Common = resultGraph(pr, c.Taxonomy, st, res)
+	return render(ctx, w, http.StatusOK, templates.LibraryView(p))
+}
+
+// hitCards are search hits as the cards of a result list, in the page's
+// language, each with its excerpts: the search page's and the paste box's
+// when it searched a prose paste.
+func hitCards(ctx context.Context, c *content.Content, pr *i18n.Printer, hits []search.Hit) ([]templates.CaseCard, error) {
+	var incidentIDs []string
+	for _, h := range hits {
+		if h.Kind == search.KindIncident {
+			incidentIDs = append(incidentIDs, h.ID)
+		}
+	}
+	sums, err := summariesByID(ctx, c, incidentIDs)
+	if err != nil {
+		return nil, err
+	}
+	pbs, err := playbooksByID(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	var cards []templates.CaseCard
+	for _, h := range hits {
 		var card templates.CaseCard
 		if sum, ok := sums[h.ID]; ok {
 			card = incidentCard(pr, c.Taxonomy, sum)
@@ -166,10 +184,9 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 		}
 		card.Kind, card.Score = h.Kind, h.Score
 		card.Fragments = fragments(pr, h)
-		p.Cards = append(p.Cards, card)
+		cards = append(cards, card)
 	}
-	p.Graph, p.Common = resultGraph(pr, c.Taxonomy, st, res)
-	return render(ctx, w, http.StatusOK, templates.LibraryView(p))
+	return cards, nil
 }
 
 // exactRedirect is the page of the incident or playbook the query names by

@@ -253,8 +253,16 @@ func (s *Server) renderPaste(w http.ResponseWriter, r *http.Request, c *content.
 	} else {
 		pv.ShareTooLong = true
 	}
-	for _, rel := range res.Related {
-		pv.Related = append(pv.Related, templates.Link{Label: s.relatedTitle(r.Context(), c, rel), Href: rel.URL, Kind: rel.Kind})
+	if res.Found != nil {
+		cards, err := hitCards(r.Context(), c, pr, res.Found.Hits)
+		if err != nil {
+			return err
+		}
+		pv.Search = &templates.PasteSearch{Query: res.Searched, Total: res.Found.Total, Cards: cards, Href: "/search?" + url.Values{"q": {res.Searched}}.Encode()}
+	} else {
+		for _, rel := range res.Related {
+			pv.Related = append(pv.Related, templates.Link{Label: s.relatedTitle(r.Context(), c, rel), Href: rel.URL, Kind: rel.Kind})
+		}
 	}
 	wl := res.Context
 	for i, rt := range res.Routes {
