@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"casebook/internal/access"
 	"casebook/internal/content"
@@ -322,7 +323,8 @@ func fragments(p *i18n.Printer, h search.Hit) []templates.Fragment {
 		if p.Lang() == i18n.KO && (e.Field == "title" && h.TitleKo != "" || e.Field == "summary" && h.SummaryKo != "") {
 			continue
 		}
-		out = append(out, templates.Fragment{Field: sectionLabel(p, e.Field), HTML: e.HTML})
+		english := p.Lang() == i18n.KO && !hasHangul(e.HTML) && (e.Field == "title" || e.Field == "summary" || isSection(e.Field))
+		out = append(out, templates.Fragment{Field: sectionLabel(p, e.Field), HTML: e.HTML, English: english})
 	}
 	return out
 }
@@ -391,4 +393,20 @@ func playbooksByID(ctx context.Context, c *content.Content) (map[string]store.Pl
 		out[pb.ID] = pb
 	}
 	return out, nil
+}
+
+// isSection reports whether an excerpt's field is a body section's anchor
+// rather than one of the named places (title, summary, signals, sources,
+// terms), whose names have no "_" and are not anchors.
+func isSection(field string) bool {
+	switch field {
+	case "title", "summary", "title_ko", "summary_ko", "signals", "sources", "terms":
+		return false
+	}
+	return true
+}
+
+// hasHangul reports whether s holds a Hangul letter: an excerpt in Korean.
+func hasHangul(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Hangul, r) }) >= 0
 }
