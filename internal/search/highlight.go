@@ -33,7 +33,6 @@ type place struct {
 	spans []span
 	terms []string // the distinct terms matched in text
 	order int      // the earliest segment holding the text, for a stable order
-	code  bool     // a command block, the same in both languages
 }
 
 // shown is how a query's excerpts are shown: the query's Korean words
@@ -49,7 +48,7 @@ type shown struct {
 // which is why nothing needs to be stored in the index. A match in Hangul
 // is widened to its whole word and kept only when that word holds one of
 // the query's Korean words (koreanWord). For a Korean reader, the places
-// in Korean text are shown when there are any; the English twin's prose
+// in Korean text are shown when there are any; the English twin's text
 // only when nothing Korean matched.
 func fragments(d *document, locs []matchLoc, sh shown) map[string][]string {
 	if d == nil {
@@ -79,7 +78,7 @@ func fragments(d *document, locs []matchLoc, sh shown) map[string][]string {
 		k := slices.IndexFunc(places, func(p place) bool { return p.key == s.key && p.text == s.text })
 		if k < 0 {
 			k = len(places)
-			places = append(places, place{key: s.key, text: s.text, order: order, code: l.field == fieldCode})
+			places = append(places, place{key: s.key, text: s.text, order: order})
 		}
 		p := &places[k]
 		p.order = min(p.order, order)
@@ -89,12 +88,15 @@ func fragments(d *document, locs []matchLoc, sh shown) map[string][]string {
 		}
 	}
 	if sh.ko && slices.ContainsFunc(places, func(p place) bool { return hasHangul(p.text) }) {
-		places = slices.DeleteFunc(places, func(p place) bool { return englishProse(p) })
+		places = slices.DeleteFunc(places, func(p place) bool { return englishText(p) })
 	}
 	sort.SliceStable(places, func(i, j int) bool {
 		a, b := &places[i], &places[j]
 		if (a.key == "title") != (b.key == "title") {
 			return a.key == "title"
+		}
+		if sh.ko && hasHangul(a.text) != hasHangul(b.text) {
+			return hasHangul(a.text)
 		}
 		if len(a.terms) != len(b.terms) {
 			return len(a.terms) > len(b.terms)
@@ -125,11 +127,13 @@ func fragments(d *document, locs []matchLoc, sh shown) map[string][]string {
 	return out
 }
 
-// englishProse is a place in the English twin's prose (title, summary, a
-// body section's prose), which a Korean reader gets in Korean where it
-// matched there. Commands, signals and sources are the same on both pages.
-func englishProse(p place) bool {
-	return !p.code && !hasHangul(p.text) && (p.key == "title" || p.key == "summary" || strings.HasPrefix(p.key, "#"))
+// englishText is a place in the English twin (title, summary, a body
+// section's prose or commands), which a Korean reader gets in Korean where
+// it matched there: a body's commands repeat in every playbook, and the
+// Korean prose around them says more. Signals and sources are the messages
+// and titles as published, the same on both pages.
+func englishText(p place) bool {
+	return !hasHangul(p.text) && (p.key == "title" || p.key == "summary" || strings.HasPrefix(p.key, "#"))
 }
 
 // koreanWord widens a match in Hangul (a syllable pair of the bigram

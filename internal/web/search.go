@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -310,10 +311,14 @@ func searchHelp(p *i18n.Printer, tax *library.Taxonomy, st listState, res *searc
 	return h
 }
 
-// fragments are a hit's first three excerpts, in the one order.
+// fragments are a hit's first three excerpts, in the one order. On a
+// Korean page the search gives excerpts of the Korean text where it
+// matched; when none did, the English ones are marked as such.
 func fragments(p *i18n.Printer, h search.Hit) []templates.Fragment {
 	var out []templates.Fragment
-	for _, e := range h.Excerpts(5) {
+	excerpts := h.Excerpts(5)
+	fallback := p.Lang() == i18n.KO && !slices.ContainsFunc(excerpts, func(e search.Excerpt) bool { return hasHangul(e.HTML) })
+	for _, e := range excerpts {
 		if len(out) == 3 {
 			break
 		}
@@ -323,7 +328,7 @@ func fragments(p *i18n.Printer, h search.Hit) []templates.Fragment {
 		if p.Lang() == i18n.KO && (e.Field == "title" && h.TitleKo != "" || e.Field == "summary" && h.SummaryKo != "") {
 			continue
 		}
-		english := p.Lang() == i18n.KO && !hasHangul(e.HTML) && (e.Field == "title" || e.Field == "summary" || isSection(e.Field))
+		english := fallback && (e.Field == "title" || e.Field == "summary" || isSection(e.Field))
 		out = append(out, templates.Fragment{Field: sectionLabel(p, e.Field), HTML: e.HTML, English: english})
 	}
 	return out
