@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"casebook/internal/answer"
+	"casebook/internal/i18n"
 	"casebook/internal/library"
 	"casebook/internal/search"
 	"casebook/internal/triage"
@@ -77,14 +78,21 @@ func runClassify(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			srch = ix
 		}
 	}
-	res, err := answer.Paste(ctx, cat, srch, string(text))
+	res, err := answer.Paste(ctx, cat, srch, string(text), i18n.EN)
 	if err != nil {
 		fmt.Fprintf(stderr, "casebook: %v\n", err)
 	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(res)
 	}
-	printRoutes(stdout, res.Result)
+	if res.Searched != "" && res.Match == triage.MatchNone {
+		// Prose the classifier knows nothing in: the answer is the
+		// search of its words, as the paste box shows it.
+		fmt.Fprintf(stdout, "The text reads as a description, not an error message; the library searched for %q:\n", res.Searched)
+		printRelated(stdout, res.Related)
+	} else {
+		printRoutes(stdout, res.Result)
+	}
 	if res.Redacted > 0 {
 		fmt.Fprintf(stdout, "\n%d secret(s) in the text were replaced by %s before it was read.\n", res.Redacted, answer.Mark)
 	}

@@ -91,6 +91,21 @@ func TestRunClassify(t *testing.T) {
 			t.Errorf("no related incidents in\n%s\n%s", out.String(), errOut.String())
 		}
 	})
+	t.Run("prose is searched as the search box searches it", func(t *testing.T) {
+		var out, errOut bytes.Buffer
+		open := relatedSearch("../../library", func(k string) string {
+			if k == "CASEBOOK_DATA" {
+				return t.TempDir()
+			}
+			return ""
+		})
+		if err := runClassify(context.Background(), nil, strings.NewReader("GPU 노드에 파드가 안 올라가요\n"), &out, &errOut, cat, open); err != nil {
+			t.Fatal(err)
+		}
+		if got := out.String(); strings.Contains(got, "no route") || !strings.Contains(got, "/playbooks/gpu-workload-not-scheduled") {
+			t.Errorf("prose not answered by the search:\n%s\n%s", got, errOut.String())
+		}
+	})
 	t.Run("empty input", func(t *testing.T) {
 		if _, _, err := run("  \n"); err == nil {
 			t.Error("no error")

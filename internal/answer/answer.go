@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 
+	"casebook/internal/i18n"
 	"casebook/internal/search"
 	"casebook/internal/triage"
 )
@@ -34,29 +35,61 @@ type Answer struct {
 	// Redacted counts the secrets the text holds as Mark: those Paste
 	// replaced and those a shared link had replaced already.
 	Redacted int `json:"redacted"`
+	// Searched is set when the paste was prose the classifier found no
+	// message in ("GPU 노드에 파드가 안 올라가요"): it is the query the
+	// paste was searched with, as the search box takes it, and Found is
+	// that search's result (Related lists its hits).
+	Searched string         `json:"searched,omitempty"`
+	Found    *search.Result `json:"-"`
 }
 
 // Paste redacts text, classifies what is left and, when s is not nil,
 // fills Result.Related from a search with the paste's most specific lines
-// (triage.SearchQuery). The routes are the answer and the search only
-// helps: when the search fails, Paste still returns the routes, with the
-// search's error for the caller to log.
-func Paste(ctx context.Context, cat *triage.Catalog, s Searcher, text string) (Answer, error) {
+// (triage.SearchQuery), or, when the paste is prose the classifier found no
+// message in, with the paste's own words as the search box takes them
+// (Searched). lang is the reader's language, which the search's excerpts
+// are in. The routes are the answer and the search only helps: when the
+// search fails, Paste still returns the routes, with the search's error
+// for the caller to log.
+func Paste(ctx context.Context, cat *triage.Catalog, s Searcher, text string, lang i18n.Lang) (Answer, error) {
 	clean, _ := Redact(text)
 	ans := Answer{Result: cat.Classify(clean), Text: clean, Redacted: strings.Count(clean, Mark)}
 	if s == nil {
 		return ans, nil
 	}
-	q := triage.SearchQuery(clean, ans.Result)
-	if q == "" {
+	q := proseQuery(clean, ans.Result)
+	if q != "" {
+		ans.Searched = q
+	} else if q = triage.SearchQuery(clean, ans.Result); q == "" {
 		return ans, nil
 	}
-	found, err := s.Search(ctx, search.Request{Query: q, PerPage: MaxRelated})
+	found, err := s.Search(ctx, search.Request{Query: q, PerPage: MaxRelated, Lang: lang})
 	if err != nil {
+		ans.Searched = ""
 		return ans, fmt.Errorf("answer: related search: %w", err)
 	}
 	ans.Related = related(found)
+	if ans.Searched != "" {
+		ans.Found = found
+	}
 	return ans, nil
+}
+
+// proseQuery is the paste as a search query when the paste is what a
+// person would type into the search box: no route rests on a message the
+// software prints (Match is not confident), and the text is a few lines
+// of words short enough for a query, none of them an error line
+// (triage.Prose). "" otherwise: a log or a describe output is searched by
+// its evidence lines instead.
+func proseQuery(text string, res triage.Result) string {
+	if res.Match == triage.MatchConfident || !triage.Prose(text) {
+		return ""
+	}
+	q := strings.Join(strings.Fields(text), " ")
+	if len(q) > search.MaxQueryBytes {
+		return ""
+	}
+	return q
 }
 
 // related turns search hits into links: an incident page, or a playbook at

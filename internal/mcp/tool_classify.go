@@ -82,7 +82,7 @@ func (t *tools) classify(ctx context.Context, c *content.Content, _ *sdk.CallToo
 		srch = c.Search
 	}
 	// A failed search leaves Related empty; the routes still answer.
-	res, _ := answer.Paste(ctx, c.Triage, srch, in.Text)
+	res, _ := answer.Paste(ctx, c.Triage, srch, in.Text, lang)
 	out := ClassifyOutput{Routes: make([]Route, 0, len(res.Routes)), Match: res.Match, Related: res.Related, Lang: string(lang), Redacted: res.Redacted}
 	for _, m := range res.Routes {
 		r := Route{Route: m.Route, Confidence: m.Confidence, Playbook: m.Playbook, Section: m.Section,

@@ -98,6 +98,7 @@ func (t *tools) search(ctx context.Context, c *content.Content, _ *sdk.CallToolR
 	}
 	q := sel.Query
 	req := sel.SearchRequest()
+	req.Lang = lang // excerpts in the tool's language, as on the search page
 	res, err := idx.Search(ctx, req)
 	if err != nil {
 		return SearchOutput{}, err

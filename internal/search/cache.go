@@ -240,6 +240,9 @@ func cacheKey(r Request) string {
 	slices.Sort(layers)
 	b.WriteString("\x00layer=" + strings.Join(layers, ","))
 	b.WriteString("\x00" + strconv.Itoa(max(r.Page, 1)) + "/" + strconv.Itoa(r.PerPage))
+	if r.Lang.Korean() {
+		b.WriteString("\x00ko")
+	}
 	return b.String()
 }
 

@@ -35,10 +35,22 @@ type place struct {
 	order int      // the earliest segment holding the text, for a stable order
 }
 
+// shown is how a query's excerpts are shown: the query's Korean words
+// (plan.korean), which a Korean highlight must hold, and whether the
+// reader reads Korean.
+type shown struct {
+	korean []string
+	ko     bool
+}
+
 // fragments builds highlighted excerpts of d from the match locations the
 // index reported. Offsets point into the very strings document() indexes,
-// which is why nothing needs to be stored in the index.
-func fragments(d *document, locs []matchLoc) map[string][]string {
+// which is why nothing needs to be stored in the index. A match in Hangul
+// is widened to its whole word and kept only when that word holds one of
+// the query's Korean words (koreanWord). For a Korean reader, the places
+// in Korean text are shown when there are any; the English twin's text
+// only when nothing Korean matched.
+func fragments(d *document, locs []matchLoc, sh shown) map[string][]string {
 	if d == nil {
 		return nil
 	}
@@ -55,6 +67,13 @@ func fragments(d *document, locs []matchLoc) map[string][]string {
 			continue
 		}
 		s := segs[i]
+		sp := span{l.start, l.end}
+		if hasHangul(s.text[l.start:l.end]) {
+			var ok bool
+			if sp, ok = koreanWord(s.text, sp, sh.korean); !ok {
+				continue
+			}
+		}
 		order := i*len(highlightFields) + slices.Index(highlightFields, l.field)
 		k := slices.IndexFunc(places, func(p place) bool { return p.key == s.key && p.text == s.text })
 		if k < 0 {
@@ -63,15 +82,21 @@ func fragments(d *document, locs []matchLoc) map[string][]string {
 		}
 		p := &places[k]
 		p.order = min(p.order, order)
-		p.spans = append(p.spans, span{l.start, l.end})
+		p.spans = append(p.spans, sp)
 		if !slices.Contains(p.terms, l.term) {
 			p.terms = append(p.terms, l.term)
 		}
+	}
+	if sh.ko && slices.ContainsFunc(places, func(p place) bool { return hasHangul(p.text) }) {
+		places = slices.DeleteFunc(places, func(p place) bool { return englishText(p) })
 	}
 	sort.SliceStable(places, func(i, j int) bool {
 		a, b := &places[i], &places[j]
 		if (a.key == "title") != (b.key == "title") {
 			return a.key == "title"
+		}
+		if sh.ko && hasHangul(a.text) != hasHangul(b.text) {
+			return hasHangul(a.text)
 		}
 		if len(a.terms) != len(b.terms) {
 			return len(a.terms) > len(b.terms)
@@ -100,6 +125,49 @@ func fragments(d *document, locs []matchLoc) map[string][]string {
 		}
 	}
 	return out
+}
+
+// englishText is a place in the English twin (title, summary, a body
+// section's prose or commands), which a Korean reader gets in Korean where
+// it matched there: a body's commands repeat in every playbook, and the
+// Korean prose around them says more. Signals and sources are the messages
+// and titles as published, the same on both pages.
+func englishText(p place) bool {
+	return !hasHangul(p.text) && (p.key == "title" || p.key == "summary" || strings.HasPrefix(p.key, "#"))
+}
+
+// koreanWord widens a match in Hangul (a syllable pair of the bigram
+// analysis, "그레" of "업그레이드") to the whole run of Hangul around it,
+// the word as written with its particle ("업그레이드가"), and keeps it only
+// when that word holds one of the query's Korean words: a pair the query
+// shares with an unrelated word ("이미" of "이미지" in "이미 배포된") is
+// not a match a reader would recognise. With no Korean words to check
+// against, the word is kept.
+func koreanWord(text string, sp span, korean []string) (span, bool) {
+	for sp.start > 0 {
+		r, n := utf8.DecodeLastRuneInString(text[:sp.start])
+		if !isHangul(r) {
+			break
+		}
+		sp.start -= n
+	}
+	for sp.end < len(text) {
+		r, n := utf8.DecodeRuneInString(text[sp.end:])
+		if !isHangul(r) {
+			break
+		}
+		sp.end += n
+	}
+	if len(korean) == 0 {
+		return sp, true
+	}
+	word := text[sp.start:sp.end]
+	for _, k := range korean {
+		if strings.Contains(word, k) {
+			return sp, true
+		}
+	}
+	return sp, false
 }
 
 func rankKey(k string) int {

@@ -82,6 +82,9 @@ type plan struct {
 	// the classifier (best.go); "" when it is the query as typed.
 	english string
 	best    int // rank of the playbook that answers the query's route, or -1
+	// korean are the query's Hangul words without their particles, in
+	// words and phrases: a Korean highlight must hold one whole.
+	korean []string
 }
 
 // plan builds the words of q: each typed word split by script and stripped
@@ -97,6 +100,20 @@ func (ix *Index) plan(r index.IndexReader, q *userQuery) *plan {
 			if k := strings.ToLower(w); !seen[k] {
 				seen[k] = true
 				words = append(words, w)
+			}
+		}
+	}
+	for _, w := range words {
+		if hasHangul(w) {
+			p.korean = append(p.korean, w)
+		}
+	}
+	for _, ph := range q.phrases {
+		for _, typed := range strings.Fields(ph) {
+			for _, w := range queryWords(typed) {
+				if hasHangul(w) {
+					p.korean = append(p.korean, w)
+				}
 			}
 		}
 	}

@@ -150,7 +150,7 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 		c.facets.release()
 		res.Facets[facetKind] = c.kinds
 		for _, d := range c.top {
-			res.Hits = append(res.Hits, ix.hit(d, nil, nil))
+			res.Hits = append(res.Hits, ix.hit(d, nil, nil, shown{}))
 		}
 		if res.Total == 0 {
 			res.Help = ix.help(filter, nil, nil, uq)
@@ -246,7 +246,7 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 	}
 	sort.Slice(win, func(i, j int) bool { return better(win[i], win[j]) })
 	for _, d := range c.top[min(from, end):end] {
-		res.Hits = append(res.Hits, ix.hit(d, locs[d.rank], func() *document { return doc(d.rank) }, p.named...))
+		res.Hits = append(res.Hits, ix.hit(d, locs[d.rank], func() *document { return doc(d.rank) }, shown{korean: p.korean, ko: r.Lang.Korean()}, p.named...))
 	}
 	return res, nil
 }
@@ -395,7 +395,7 @@ func (ix *Index) gather(u *run, sel *selector, p *plan, filter *docFilter, k int
 }
 
 // hit renders one result.
-func (ix *Index) hit(d scored, locs []matchLoc, doc func() *document, named ...termMatch) Hit {
+func (ix *Index) hit(d scored, locs []matchLoc, doc func() *document, sh shown, named ...termMatch) Hit {
 	src := ix.byRank[d.rank]
 	hit := Hit{ID: src.id(), Score: d.score}
 	switch d.score {
@@ -414,7 +414,7 @@ func (ix *Index) hit(d scored, locs []matchLoc, doc func() *document, named ...t
 		}
 	}
 	if len(locs) > 0 && doc != nil {
-		hit.Fragments = fragments(doc(), locs)
+		hit.Fragments = fragments(doc(), locs, sh)
 	}
 	if t := ix.termFragments(d.rank, named); len(t) > 0 {
 		if hit.Fragments == nil {

@@ -56,6 +56,10 @@ type Request struct {
 	Layer []string
 	// Page is 1-based; 0 means 1. PerPage 0 means DefaultPerPage.
 	Page, PerPage int
+	// Lang is the reader's language. It picks the excerpts, not the
+	// results: on i18n.KO a document with a Korean body shows excerpts of
+	// it, and English ones only when nothing Korean matched.
+	Lang i18n.Lang
 }
 
 // Result is the answer to a Request, shaped for the JSON API.

@@ -108,3 +108,26 @@ func SearchQuery(text string, res Result) string {
 	}
 	return strings.Join(words, " ")
 }
+
+// maxProseLines is how many lines a paste may have and still read as
+// something a person typed rather than output a program printed.
+const maxProseLines = 3
+
+// Prose reports whether text reads as a person's description of a failure
+// ("GPU 노드에 파드가 안 올라가요", "pods keep restarting after the
+// deploy") rather than output: a few lines, none of which reads as an
+// error line or carries a CamelCase reason, the lines SearchQuery would
+// pick from output.
+func Prose(text string) bool {
+	lines := 0
+	for _, l := range splitLines(text) {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		lines++
+		if lines > maxProseLines || errorish.MatchString(l) || camelCase.MatchString(l) {
+			return false
+		}
+	}
+	return lines > 0
+}

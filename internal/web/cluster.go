@@ -69,7 +69,7 @@ func (s *Server) handleClusterTriage(w http.ResponseWriter, r *http.Request) err
 		if werr != nil {
 			return badRequestOf(werr)
 		}
-		p, perr := s.walkPage(r, c, cat, walk, []string{"Could not read the cluster (" + err.Error() + "); answer the questions yourself."})
+		p, perr := s.walkPage(r, c, cat, walk, contextOf(q), []string{"Could not read the cluster (" + err.Error() + "); answer the questions yourself."})
 		if perr != nil {
 			return perr
 		}
@@ -131,7 +131,7 @@ func (s *Server) probedWalkPage(r *http.Request, c *content.Content, cat *triage
 	for _, e := range snap.ReadErrors {
 		notices = append(notices, pr.T("triage.cluster_read_asked", "what", e.What, "kind", e.Kind, "permission", e.Permission))
 	}
-	p, err := s.walkPage(r, c, cat, walk, notices)
+	p, err := s.walkPage(r, c, cat, walk, snapshotContext(snap), notices)
 	if err != nil {
 		return p, err
 	}
@@ -307,4 +307,20 @@ func (s *Server) handleSnapshotUpload(w http.ResponseWriter, r *http.Request) er
 		p.Notices = append(p.Notices, printer(r.Context()).T("triage.snapshot_many", "count", len(snaps)))
 	}
 	return render(r.Context(), w, http.StatusOK, templates.TriageView(p))
+}
+
+// snapshotContext is the pod, namespace, node and container a live read
+// found, which fill the commands as a paste's do: the pod as the cluster
+// names it, the node it runs on, and its container when it has only one.
+func snapshotContext(snap *snapshot.Snapshot) *triage.Context {
+	pod, node, container := "", "", ""
+	if p := snap.Pod; p != nil {
+		pod, node = p.Name, p.NodeName
+		if len(p.Containers) == 1 {
+			container = p.Containers[0].Name
+		}
+	} else if snap.Target.Kind == "Pod" {
+		pod = snap.Target.Name
+	}
+	return triage.NewContext(pod, snap.Target.Namespace, node, container)
 }

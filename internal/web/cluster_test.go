@@ -204,3 +204,35 @@ func TestSnapshotUpload(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveTriageFillsCommands: the pod, namespace, node and container a
+// live read found fill the outcome's commands and its playbook link, as a
+// paste's do; the names are the cluster's, not the ones typed in the URL.
+func TestLiveTriageFillsCommands(t *testing.T) {
+	h := clusterHandler(t)
+	for _, c := range []struct {
+		pod  string
+		want []string
+	}{
+		{"oom", []string{"embed-0", "-n team-a"}},
+		{"taint", []string{"llm-0", "-n team-a"}},
+	} {
+		status, doc := getDoc(t, h, "/triage/cluster?namespace=team-a&pod="+c.pod)
+		if status != 200 || doc.Find(`[data-testid="outcome"]`).Length() != 1 {
+			t.Fatalf("%s: status %d, no outcome: %s", c.pod, status, doc.Text())
+		}
+		cmds := doc.Find(`[data-testid="outcome"] pre`).Text()
+		for _, w := range c.want {
+			if !strings.Contains(cmds, w) {
+				t.Errorf("%s: commands do not carry %q: %q", c.pod, w, cmds)
+			}
+		}
+		if strings.Contains(cmds, "<pod>") || strings.Contains(cmds, "<namespace>") {
+			t.Errorf("%s: placeholders left: %q", c.pod, cmds)
+		}
+		href, _ := doc.Find(`[data-testid="outcome"] a[href^="/playbooks/"]`).First().Attr("href")
+		if !strings.Contains(href, "pod="+c.want[0]) {
+			t.Errorf("%s: playbook link %q does not carry the pod", c.pod, href)
+		}
+	}
+}

@@ -88,6 +88,23 @@ func sectionLabel(p *i18n.Printer, anchor string) string {
 		return p.T("section.summary")
 	case "signals":
 		return p.T("section.signals")
+	case "sources":
+		return p.T("section.sources")
+	case "terms":
+		return p.T("section.terms")
+	// The sections every playbook has.
+	case "detect":
+		return p.T("section.detect")
+	case "scope":
+		return p.T("section.scope")
+	case "mitigate":
+		return p.T("section.mitigate")
+	case "root-cause":
+		return p.T("section.root_cause")
+	case "verify":
+		return p.T("section.verify")
+	case "record":
+		return p.T("section.record")
 	}
 	return anchor
 }

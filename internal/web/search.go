@@ -3,9 +3,11 @@ package web
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"casebook/internal/access"
 	"casebook/internal/content"
@@ -17,10 +19,12 @@ import (
 	"casebook/web/templates"
 )
 
-// runSearch validates the request and queries the index, timing it.
+// runSearch validates the request and queries the index, timing it; the
+// excerpts are in the page's language.
 func (s *Server) runSearch(r *http.Request, c *content.Content) (listState, *search.Result, error) {
 	var res *search.Result
 	st, err := s.timedSearch(r, c, func(ctx context.Context, req search.Request) (err error) {
+		req.Lang = printer(ctx).Lang()
 		res, err = c.Search.Search(ctx, req)
 		return err
 	})
@@ -131,16 +135,6 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 	}
 	p.KindLinks = kindTabs(pr, st, res.Facets["kind"])
 	p.Help = searchHelp(pr, c.Taxonomy, st, res)
-	var incidentIDs []string
-	for _, h := range res.Hits {
-		if h.Kind == search.KindIncident {
-			incidentIDs = append(incidentIDs, h.ID)
-		}
-	}
-	sums, err := summariesByID(ctx, c, incidentIDs)
-	if err != nil {
-		return err
-	}
 	pbs, err := playbooksByID(ctx, c)
 	if err != nil {
 		return err
@@ -153,7 +147,33 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 		}
 		p.Best = bestCard(pr, c, res.Best, title)
 	}
-	for _, h := range res.Hits {
+	if p.Cards, err = hitCards(ctx, c, pr, res.Hits); err != nil {
+		return err
+	}
+	p.Graph, p.Common = resultGraph(pr, c.Taxonomy, st, res)
+	return render(ctx, w, http.StatusOK, templates.LibraryView(p))
+}
+
+// hitCards are search hits as the cards of a result list, in the page's
+// language, each with its excerpts: the search page's and the paste box's
+// when it searched a prose paste.
+func hitCards(ctx context.Context, c *content.Content, pr *i18n.Printer, hits []search.Hit) ([]templates.CaseCard, error) {
+	var incidentIDs []string
+	for _, h := range hits {
+		if h.Kind == search.KindIncident {
+			incidentIDs = append(incidentIDs, h.ID)
+		}
+	}
+	sums, err := summariesByID(ctx, c, incidentIDs)
+	if err != nil {
+		return nil, err
+	}
+	pbs, err := playbooksByID(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	var cards []templates.CaseCard
+	for _, h := range hits {
 		var card templates.CaseCard
 		if sum, ok := sums[h.ID]; ok {
 			card = incidentCard(pr, c.Taxonomy, sum)
@@ -166,10 +186,9 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 		}
 		card.Kind, card.Score = h.Kind, h.Score
 		card.Fragments = fragments(pr, h)
-		p.Cards = append(p.Cards, card)
+		cards = append(cards, card)
 	}
-	p.Graph, p.Common = resultGraph(pr, c.Taxonomy, st, res)
-	return render(ctx, w, http.StatusOK, templates.LibraryView(p))
+	return cards, nil
 }
 
 // exactRedirect is the page of the incident or playbook the query names by
@@ -292,10 +311,14 @@ func searchHelp(p *i18n.Printer, tax *library.Taxonomy, st listState, res *searc
 	return h
 }
 
-// fragments are a hit's first three excerpts, in the one order.
+// fragments are a hit's first three excerpts, in the one order. On a
+// Korean page the search gives excerpts of the Korean text where it
+// matched; when none did, the English ones are marked as such.
 func fragments(p *i18n.Printer, h search.Hit) []templates.Fragment {
 	var out []templates.Fragment
-	for _, e := range h.Excerpts(5) {
+	excerpts := h.Excerpts(5)
+	fallback := p.Lang() == i18n.KO && !slices.ContainsFunc(excerpts, func(e search.Excerpt) bool { return hasHangul(e.HTML) })
+	for _, e := range excerpts {
 		if len(out) == 3 {
 			break
 		}
@@ -305,7 +328,8 @@ func fragments(p *i18n.Printer, h search.Hit) []templates.Fragment {
 		if p.Lang() == i18n.KO && (e.Field == "title" && h.TitleKo != "" || e.Field == "summary" && h.SummaryKo != "") {
 			continue
 		}
-		out = append(out, templates.Fragment{Field: sectionLabel(p, e.Field), HTML: e.HTML})
+		english := fallback && (e.Field == "title" || e.Field == "summary" || isSection(e.Field))
+		out = append(out, templates.Fragment{Field: sectionLabel(p, e.Field), HTML: e.HTML, English: english})
 	}
 	return out
 }
@@ -374,4 +398,20 @@ func playbooksByID(ctx context.Context, c *content.Content) (map[string]store.Pl
 		out[pb.ID] = pb
 	}
 	return out, nil
+}
+
+// isSection reports whether an excerpt's field is a body section's anchor
+// rather than one of the named places (title, summary, signals, sources,
+// terms), whose names have no "_" and are not anchors.
+func isSection(field string) bool {
+	switch field {
+	case "title", "summary", "title_ko", "summary_ko", "signals", "sources", "terms":
+		return false
+	}
+	return true
+}
+
+// hasHangul reports whether s holds a Hangul letter: an excerpt in Korean.
+func hasHangul(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Hangul, r) }) >= 0
 }

@@ -68,7 +68,7 @@ func (s *Server) handleTriage(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
-	p, err := s.walkPage(r, c, cat, walk, nil)
+	p, err := s.walkPage(r, c, cat, walk, contextOf(r.URL.Query()), nil)
 	if err != nil {
 		return err
 	}
@@ -129,15 +129,15 @@ func homeView(pr *i18n.Printer, cat *triage.Catalog) *templates.HomeView {
 // walkPage builds the page for a walk: breadcrumbs, then the question to
 // answer or the outcome. extra is evidence to show on the outcome (from a
 // cluster read).
-func (s *Server) walkPage(r *http.Request, c *content.Content, cat *triage.Catalog, walk *triage.Walk, notices []string) (templates.TriagePage, error) {
+func (s *Server) walkPage(r *http.Request, c *content.Content, cat *triage.Catalog, walk *triage.Walk, wl *triage.Context, notices []string) (templates.TriagePage, error) {
 	pr := printer(r.Context())
 	title := treeTitle(pr, walk.Tree)
 	p := templates.TriagePage{Chrome: s.chrome(c, pr.T("triage.title_tree", "tree", title), "triage", ""), TreeTitle: title, Notices: notices,
 		RestartHref: "/triage"}
 	full := walk.State()
-	// The pod, namespace and node a paste named (or the engineer gave)
-	// fill every command of the walk and travel in each of its links.
-	wl := contextOf(r.URL.Query())
+	// The pod, namespace and node a paste named, the engineer gave or a
+	// live read found fill every command of the walk and travel in each
+	// of its links.
 	for i, step := range walk.Steps {
 		prefix := triage.State{Tree: full.Tree, Answers: full.Answers[:i:i]}
 		q, _, _ := questionText(pr, step.Node)
@@ -253,8 +253,16 @@ func (s *Server) renderPaste(w http.ResponseWriter, r *http.Request, c *content.
 	} else {
 		pv.ShareTooLong = true
 	}
-	for _, rel := range res.Related {
-		pv.Related = append(pv.Related, templates.Link{Label: s.relatedTitle(r.Context(), c, rel), Href: rel.URL, Kind: rel.Kind})
+	if res.Found != nil {
+		cards, err := hitCards(r.Context(), c, pr, res.Found.Hits)
+		if err != nil {
+			return err
+		}
+		pv.Search = &templates.PasteSearch{Query: res.Searched, Total: res.Found.Total, Cards: cards, Href: "/search?" + url.Values{"q": {res.Searched}}.Encode()}
+	} else {
+		for _, rel := range res.Related {
+			pv.Related = append(pv.Related, templates.Link{Label: s.relatedTitle(r.Context(), c, rel), Href: rel.URL, Kind: rel.Kind})
+		}
 	}
 	wl := res.Context
 	for i, rt := range res.Routes {

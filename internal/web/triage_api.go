@@ -56,7 +56,7 @@ func (s *Server) answerPaste(ctx context.Context, c *content.Content, cat *triag
 	if c.Search != nil {
 		srch = c.Search
 	}
-	res, err := answer.Paste(ctx, cat, srch, text)
+	res, err := answer.Paste(ctx, cat, srch, text, printer(ctx).Lang())
 	if err != nil {
 		s.log.Warn("related search for a paste failed", "err", err)
 	}

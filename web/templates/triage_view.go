@@ -46,6 +46,19 @@ type PasteView struct {
 	// Others are the routes under the confidence a card needs, folded
 	// under "Other possibilities".
 	Others []RouteView
+	// Search is set when the paste was prose the classifier found no
+	// message in: the library searched with its words, as the search box
+	// does.
+	Search *PasteSearch
+}
+
+// PasteSearch is the search a prose paste fell back to: its first results
+// as the search page shows them, and the link to all of them there.
+type PasteSearch struct {
+	Query string
+	Total int
+	Cards []CaseCard
+	Href  string
 }
 
 // RouteView is one ranked route.

@@ -113,6 +113,9 @@ type TermRow struct {
 type Fragment struct {
 	Field string
 	HTML  string
+	// English marks an excerpt of the English text on a Korean page: the
+	// entry has no Korean text, or nothing in it matched.
+	English bool
 }
 
 // Pager is the count line and page links.
