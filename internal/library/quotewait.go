@@ -7,7 +7,6 @@ package library
 // entry gets a quote; when the list is empty, delete this file and its one
 // use in parseIncident.
 var awaitingQuote = map[string]bool{
-	
 
 	"IL-0072": true,
 
