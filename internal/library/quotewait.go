@@ -8,10 +8,8 @@ package library
 // use in parseIncident.
 var awaitingQuote = map[string]bool{
 
-	"IL-0072": true,
-
 	"IL-0160": true,
-	"IL-0202": true, "IL-0203": true,
+
 	"IL-0218": true,
 	"IL-0255": true,
 	"IL-0259": true,
