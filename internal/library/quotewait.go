@@ -10,7 +10,6 @@ var awaitingQuote = map[string]bool{
 
 	"IL-0160": true,
 
-	"IL-0297": true,
 	"IL-0317": true, "IL-0321": true,
 	"IL-0330": true,
 
