@@ -10,7 +10,6 @@ var awaitingQuote = map[string]bool{
 
 	"IL-0160": true,
 
-	"IL-0321": true,
 	"IL-0330": true,
 
 	"IL-0354": true, "IL-0358": true, "IL-0360": true, "IL-0361": true,
