@@ -10,6 +10,5 @@ var awaitingQuote = map[string]bool{
 
 	"IL-0160": true,
 
-	"IL-0360": true, "IL-0361": true,
 	"IL-0365": true, "IL-0367": true, "IL-0602": true,
 }
