@@ -10,5 +10,5 @@ var awaitingQuote = map[string]bool{
 
 	"IL-0160": true,
 
-	"IL-0367": true, "IL-0602": true,
+	"IL-0367": true,
 }
