@@ -78,7 +78,7 @@ func TestDNSRebindingIsRefused(t *testing.T) {
 		body                []byte
 	}{
 		{"GET", "/", "", nil},
-		{"GET", "/incidents/IL-0160", "", nil},
+		{"GET", "/incidents/IL-0011", "", nil},
 		{"GET", "/search?q=gpu", "", nil},
 		{"GET", "/api/incidents", "", nil},
 		{"GET", "/api/problems", "", nil},

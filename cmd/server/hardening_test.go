@@ -378,7 +378,7 @@ func TestAuthHeaderAndAllowList(t *testing.T) {
 
 func TestMetricsExposeRequestsAndLoads(t *testing.T) {
 	s := hardStart(t, "--data", t.TempDir())
-	s.get(t, "/incidents/IL-0160")
+	s.get(t, "/incidents/IL-0011")
 	s.get(t, "/api/incidents?component=gpu-driver")
 	_, body := s.get(t, "/metrics")
 	for _, want := range []string{

@@ -51,7 +51,7 @@ type Options struct {
 	Label func(kind, id string) string
 }
 
-// NodeID is the graph id of a term or a case ("case:IL-0160").
+// NodeID is the graph id of a term or a case ("case:IL-0011").
 func NodeID(kind, id string) string { return kind + ":" + id }
 
 // Build makes the graph of links.

@@ -204,7 +204,7 @@ func parseIncident(p string, src []byte, tax *Taxonomy, layer LayerInfo) (*Incid
 		in.Added = ""
 	}
 	in.Sources = parseSources(f)
-	if len(in.Sources) > 0 && !quoted(in.Sources) && !awaitingQuote[in.ID] {
+	if len(in.Sources) > 0 && !quoted(in.Sources) {
 		f.addf(f.line("sources")-f.offset, "no source carries a quote: copy the passage that supports what failed, why or what fixed it, verbatim and in its language, into a source's quote")
 	}
 	in.Sections = doc.sections
