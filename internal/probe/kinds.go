@@ -40,8 +40,12 @@ func serviceEvidence(s *snapshot.Snapshot) []Evidence {
 	}
 	if sv.MatchingPods == 0 {
 		for _, p := range sv.PodLabels {
-			ev = append(ev, Evidence{Object: snapshot.ObjectRef{Kind: "Pod", Namespace: s.Target.Namespace, Name: p.Name}.String(),
-				Field: "metadata.labels", Value: labelString(p.Labels)})
+			e := Evidence{Object: snapshot.ObjectRef{Kind: "Pod", Namespace: s.Target.Namespace, Name: p.Name}.String(),
+				Field: "metadata.labels", Value: labelString(p.Labels)}
+			if len(p.Labels) == 0 {
+				e = e.valued(i18n.M("probe.ev.none"))
+			}
+			ev = append(ev, e)
 		}
 	}
 	return ev
