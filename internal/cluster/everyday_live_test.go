@@ -227,7 +227,10 @@ func (w *world) buildEveryday(ns string) []scenario {
 	guarded := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "guarded", Namespace: ns},
 		Spec: appsv1.DeploymentSpec{Replicas: &one, Selector: &metav1.LabelSelector{MatchLabels: guard},
 			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: guard}, Spec: spec}}}
-	w.create(func() error { _, err := w.c.AppsV1().Deployments(ns).Create(w.ctx, guarded, metav1.CreateOptions{}); return err })
+	w.create(func() error {
+		_, err := w.c.AppsV1().Deployments(ns).Create(w.ctx, guarded, metav1.CreateOptions{})
+		return err
+	})
 	eventually(w.t, "FailedCreate on the ReplicaSet of guarded", 60*time.Second, func() (bool, error) {
 		list, err := w.c.AppsV1().ReplicaSets(ns).List(w.ctx, metav1.ListOptions{LabelSelector: "casebook.test/guarded=" + w.id})
 		if err != nil {
@@ -250,7 +253,10 @@ func (w *world) buildEveryday(ns string) []scenario {
 	web := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns},
 		Spec: appsv1.DeploymentSpec{Replicas: &one, ProgressDeadlineSeconds: &deadline, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
 			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}}, Spec: spec}}}
-	w.create(func() error { _, err := w.c.AppsV1().Deployments(ns).Create(w.ctx, web, metav1.CreateOptions{}); return err })
+	w.create(func() error {
+		_, err := w.c.AppsV1().Deployments(ns).Create(w.ctx, web, metav1.CreateOptions{})
+		return err
+	})
 	for _, p := range w.waitPods(ns, "app=web", 1) {
 		w.waitBound(ns, p)
 		w.setPodStatus(ns, p, func(st *corev1.PodStatus) { *st = runningStatus(false, 0, nil) })

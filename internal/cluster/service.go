@@ -83,10 +83,13 @@ func nearestPods(pods []corev1.Pod, sel map[string]string) []snapshot.PodLabels 
 // error is recorded either way).
 func (c *collection) service(ns, name string) (svc *corev1.Service, missing bool) {
 	c.read("get service "+ns+"/"+name, perm("get", "", "services", ns), func(ctx context.Context) error {
-		var err error
-		svc, err = c.r.client.CoreV1().Services(ns).Get(ctx, name, metav1.GetOptions{})
-		missing = apierrors.IsNotFound(err)
-		return err
+		got, err := c.r.client.CoreV1().Services(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			missing = apierrors.IsNotFound(err)
+			return err
+		}
+		svc = got
+		return nil
 	})
 	return svc, missing
 }
