@@ -1,7 +1,10 @@
 package cluster_test
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +20,7 @@ import (
 
 	"casebook/internal/cluster"
 	"casebook/internal/probe"
+	"casebook/internal/snapshot"
 	"casebook/internal/triage"
 	"casebook/library"
 )
@@ -63,6 +67,17 @@ func TestLiveEverydayFailures(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkReport(t, rep, sc)
+			// CASEBOOK_SNAPSHOT_SAVE=DIR writes each snapshot, the source
+			// of internal/probe/testdata's fixtures for these cases.
+			if dir := os.Getenv("CASEBOOK_SNAPSHOT_SAVE"); dir != "" && sc.file != "" {
+				var buf bytes.Buffer
+				if err := snapshot.Encode(&buf, s); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, sc.file), buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 		})
 	}
 
@@ -129,7 +144,7 @@ func (w *world) buildEveryday(ns string) []scenario {
 			Spec: corev1.ServiceSpec{Selector: map[string]string{"app": "checkout"}, Ports: []corev1.ServicePort{{Port: 80}}}}, metav1.CreateOptions{})
 		return err
 	})
-	out = append(out, scenario{name: "Service selects no pod", ns: ns, target: "service/checkout", wantRoute: "network/service-no-endpoints",
+	out = append(out, scenario{name: "Service selects no pod", file: "service-no-endpoints-live.json", ns: ns, target: "service/checkout", wantRoute: "network/service-no-endpoints",
 		evidence: []string{"spec.selector: app=checkout - matches 0 pods", "metadata.labels: app=checkout-v2"}})
 
 	// An Ingress to a Service that does not exist; its TLS Secret is named only.
@@ -142,7 +157,7 @@ func (w *world) buildEveryday(ns string) []scenario {
 						Service: &networkingv1.IngressServiceBackend{Name: "shop-frontend", Port: networkingv1.ServiceBackendPort{Number: 80}}}}}}}}}}}, metav1.CreateOptions{})
 		return err
 	})
-	out = append(out, scenario{name: "Ingress to a missing Service", ns: ns, target: "ingress/shop", wantRoute: "network/ingress-errors",
+	out = append(out, scenario{name: "Ingress to a missing Service", file: "ingress-missing-service-live.json", ns: ns, target: "ingress/shop", wantRoute: "network/ingress-errors",
 		evidence: []string{"backend.service: shop-frontend:80 - Service shop-frontend does not exist", "secretName: shop-tls - referenced only"}})
 
 	// An HPA on a cluster without the resource metrics API.
@@ -171,7 +186,7 @@ func (w *world) buildEveryday(ns string) []scenario {
 		}
 		return false, nil
 	})
-	out = append(out, scenario{name: "HPA without a metrics API", ns: ns, target: "hpa/api", wantRoute: "autoscaling/hpa-not-scaling",
+	out = append(out, scenario{name: "HPA without a metrics API", file: "hpa-no-metrics-live.json", ns: ns, target: "hpa/api", wantRoute: "autoscaling/hpa-not-scaling",
 		evidence: []string{"status.conditions[ScalingActive]: False FailedGetResourceMetric", "spec.scaleTargetRef: deployment/api"}})
 
 	// A Job whose pod exits 2, with no retry left.
@@ -245,7 +260,7 @@ func (w *world) buildEveryday(ns string) []scenario {
 		}
 		return false, nil
 	})
-	out = append(out, scenario{name: "fail-closed webhook without a backend", ns: ns, target: "deployment/guarded", wantRoute: "control-plane/webhook-failure",
+	out = append(out, scenario{name: "fail-closed webhook without a backend", file: "webhook-no-backend-live.json", ns: ns, target: "deployment/guarded", wantRoute: "control-plane/webhook-failure",
 		evidence: []string{`failed calling webhook "` + hook + `"`, "clientConfig.service: " + ns + "/policy-webhook - failurePolicy Fail: the Service does not exist"}})
 
 	// A rollout whose pods run but never turn Ready, past its deadline.
@@ -273,7 +288,7 @@ func (w *world) buildEveryday(ns string) []scenario {
 		}
 		return false, nil
 	})
-	out = append(out, scenario{name: "rollout never turns Ready", ns: ns, target: "deployment/web", wantRoute: "workload/rollout-stuck",
+	out = append(out, scenario{name: "rollout never turns Ready", file: "rollout-not-ready-live.json", ns: ns, target: "deployment/web", wantRoute: "workload/rollout-stuck",
 		evidence: []string{"status.conditions[Progressing]: ProgressDeadlineExceeded", "status.readyReplicas: 0 of 1"}})
 	return out
 }

@@ -264,7 +264,12 @@ func targetSymptom(s *snapshot.Snapshot) (Result, bool) {
 			return known("workload", i18n.M("probe.rollout_refused"), ev), true
 		}
 	}
-	if s.Service != nil || s.Ingress != nil || s.HPA != nil {
+	switch {
+	case s.Service != nil:
+		return noted(i18n.M("probe.target_healthy", "target", targetRef(s)), serviceEvidence(s)...), true
+	case s.Ingress != nil:
+		return noted(i18n.M("probe.target_healthy", "target", targetRef(s)), ingressEvidence(s)...), true
+	case s.HPA != nil:
 		return noted(i18n.M("probe.target_healthy", "target", targetRef(s))), true
 	}
 	return Result{}, false
