@@ -19,8 +19,9 @@ type candidate struct{ kind, name string }
 // show trouble on their own (as k8sgpt's analyzers do): a Service with a
 // selector and no ready endpoint, every Ingress (whose backends only a
 // full read judges), an HPA with ScalingActive or AbleToScale False, a
-// failed Job, a Deployment whose Progressing is False, and an unbound
-// claim. covered names the owners the pods' snapshots already show.
+// failed Job, a Deployment whose Progressing is False, an unbound claim,
+// and a webhook configuration whose fail-closed webhook is served from
+// this namespace by a Service without endpoints. covered names the owners the pods' snapshots already show.
 func (c *collection) troubledObjects(ns string, covered map[candidate]bool) []candidate {
 	var out []candidate
 	add := func(kind, name string) {
@@ -118,6 +119,9 @@ func (c *collection) troubledObjects(ns string, covered map[candidate]bool) []ca
 		}
 		return nil
 	})
+	for _, k := range c.failClosedWebhooks(ns) {
+		add(k.kind, k.name)
+	}
 	return out
 }
 
@@ -138,6 +142,8 @@ func (c *collection) objectSnapshot(ns string, k candidate) *snapshot.Snapshot {
 		s, err = c.forHPA(ns, k.name)
 	case "PersistentVolumeClaim":
 		s, err = c.forPVC(ns, k.name)
+	case "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration":
+		return c.forWebhookConfig(ns, k)
 	default:
 		s, err = c.forWorkload(ns, k.kind, k.name)
 	}

@@ -163,7 +163,22 @@ func apiRefusal(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 	if ev, byWebhook, ok := refusal(s); ok && byWebhook {
 		return known("webhook", i18n.M("probe.webhook_refused"), append([]Evidence{ev}, webhookEvidence(s)...)...)
 	}
+	if failClosedWithoutBackend(s) {
+		return known("webhook", i18n.M("probe.webhook_no_backend"), webhookEvidence(s)...)
+	}
 	return noted(i18n.M("probe.no_refusal"))
+}
+
+// failClosedWithoutBackend reports a webhook of the snapshot that refuses
+// everything it intercepts: failurePolicy Fail and a Service that is
+// missing or has no ready endpoint.
+func failClosedWithoutBackend(s *snapshot.Snapshot) bool {
+	for _, w := range s.Webhooks {
+		if w.FailurePolicy == "Fail" && w.Service != "" && (w.ServiceMissing || w.Ready == 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // autoscalingState answers for an HPA target.
@@ -255,6 +270,9 @@ func targetSymptom(s *snapshot.Snapshot) (Result, bool) {
 	}
 	if ev, ok := pvcPending(s); ok {
 		return known("pending", i18n.M("probe.pvc_pending"), ev...), true
+	}
+	if strings.HasSuffix(s.Target.Kind, "WebhookConfiguration") && failClosedWithoutBackend(s) {
+		return known("api-refused", i18n.M("probe.webhook_no_backend"), webhookEvidence(s)...), true
 	}
 	if ev, byWebhook, ok := refusal(s); ok {
 		switch {
