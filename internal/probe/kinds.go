@@ -281,6 +281,11 @@ func targetSymptom(s *snapshot.Snapshot) (Result, bool) {
 		case !strings.Contains(ev.Message, "exceeded quota"):
 			return known("workload", i18n.M("probe.rollout_refused"), ev), true
 		}
+		return Result{}, false // the quota, under pending
+	}
+	if _, ev, ok := workloadFailure(s); ok {
+		// A failed Job whose pods are gone, a stalled rollout with none.
+		return known("workload", i18n.M("probe.workload"), ev...), true
 	}
 	switch {
 	case s.Service != nil:

@@ -35,6 +35,9 @@ func TestTargetRoutes(t *testing.T) {
 		Owners: []snapshot.Owner{{Kind: "ReplicaSet", Namespace: ns, Name: "api-6f", Replicas: &three, Conditions: []snapshot.Condition{{Type: "ReplicaFailure", Status: "True", Reason: "FailedCreate",
 			Message: `pods "api-6f-" is forbidden: error looking up service account shop/api: serviceaccount "api" not found`}}}},
 	}
+	jobGone := &snapshot.Snapshot{Version: snapshot.Version, Target: snapshot.Target{Namespace: ns, Kind: "Job", Name: "export"},
+		Owners: []snapshot.Owner{{Kind: "Job", Namespace: ns, Name: "export", Conditions: []snapshot.Condition{{Type: "Failed", Status: "True", Reason: "DeadlineExceeded",
+			Message: "Job was active longer than specified deadline"}}}}}
 	healthy := &snapshot.Snapshot{Version: snapshot.Version, Target: snapshot.Target{Namespace: ns, Kind: "Service", Name: "web"},
 		Service: &snapshot.Service{Name: "web", Selector: map[string]string{"app": "web"}, MatchingPods: 2, Ready: 2, Slices: []string{"web-x"}}}
 	tests := []struct {
@@ -46,6 +49,7 @@ func TestTargetRoutes(t *testing.T) {
 		{"volume does not mount", mountPod, "storage/attach-mount", "volumeattachment/csi-1 status.attached: false (pv pvc-1, node node-1)"},
 		{"claim not provisioned", pvc, "pending/volume", `storageclass.storage.k8s.io "fast" not found`},
 		{"missing ServiceAccount", noSA, "workload/rollout-stuck", `serviceaccount "api" not found`},
+		{"failed Job whose pods are gone", jobGone, "workload/job-failed", "status.conditions[Failed]: DeadlineExceeded - Job was active longer than specified deadline"},
 		{"Service with endpoints", healthy, "", "2 ready"},
 	}
 	for _, tt := range tests {
