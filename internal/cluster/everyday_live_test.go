@@ -12,6 +12,7 @@ import (
 	admissionv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -300,5 +301,76 @@ func (w *world) create(fn func() error) {
 	w.t.Helper()
 	if err := fn(); err != nil {
 		w.t.Fatal(err)
+	}
+}
+
+// TestLiveCronJobAndClaim triages a CronJob through the Job its
+// controller created, which failed, and a claim no pod uses that stays
+// Pending (no PersistentVolume controller runs, as on a cluster whose
+// provisioner is missing).
+func TestLiveCronJobAndClaim(t *testing.T) {
+	admin := controllerHarness(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	c := kubernetes.NewForConfigOrDie(admin)
+	applyRBAC(t, ctx, c)
+	w := &world{t: t, ctx: ctx, c: c, admin: admin, id: runID(t)}
+	ns := w.namespace("cron")
+	w.node("cron", nodeSpec{pool: "cron"})
+	backoff := int32(0)
+	w.create(func() error {
+		_, err := c.BatchV1().CronJobs(ns).Create(ctx, &batchv1.CronJob{ObjectMeta: metav1.ObjectMeta{Name: "nightly", Namespace: ns},
+			Spec: batchv1.CronJobSpec{Schedule: "* * * * *", ConcurrencyPolicy: batchv1.ForbidConcurrent, JobTemplate: batchv1.JobTemplateSpec{
+				Spec: batchv1.JobSpec{BackoffLimit: &backoff, Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{RestartPolicy: corev1.RestartPolicyNever,
+					NodeSelector: map[string]string{poolLabel: w.name("cron")}, Containers: []corev1.Container{{Name: "main", Image: "registry.example/report:1"}}}}}}}},
+			metav1.CreateOptions{})
+		return err
+	})
+	// The controller creates the first Job at the next minute.
+	var job string
+	eventually(t, "the CronJob's first Job", 90*time.Second, func() (bool, error) {
+		list, err := c.BatchV1().Jobs(ns).List(ctx, metav1.ListOptions{})
+		if err != nil || len(list.Items) == 0 {
+			return false, err
+		}
+		job = list.Items[0].Name
+		return true, nil
+	})
+	pod := w.waitPods(ns, "job-name="+job, 1)[0]
+	w.waitBound(ns, pod)
+	w.setPodStatus(ns, pod, func(st *corev1.PodStatus) {
+		st.Phase = corev1.PodFailed
+		st.ContainerStatuses = []corev1.ContainerStatus{{Name: "main", Image: "registry.example/report:1",
+			State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 1, Reason: "Error"}}}}
+	})
+	w.waitJobFailed(ns, job)
+	w.pvc(ns, "data")
+
+	ro := tokenConfig(t, ctx, admin, c, "casebook", "casebook")
+	r, err := cluster.NewReader(ro, cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, _ := triage.Load(library.FS)
+	for _, sc := range []scenario{
+		{name: "CronJob whose Job failed", ns: ns, target: "cronjob/nightly", wantRoute: "workload/job-failed",
+			evidence: []string{"job/" + job + " status.conditions[Failed]: BackoffLimitExceeded", "exitCode 1"}},
+		{name: "claim not bound", ns: ns, target: "pvc/data", wantRoute: "pending/volume",
+			evidence: []string{"persistentvolumeclaim/data status.phase: Pending"}},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			s, err := r.Collect(ctx, sc.ns, sc.target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range s.ReadErrors {
+				t.Errorf("read error as the read-only ServiceAccount: %s (%s): %s", e.What, e.Kind, e.Message)
+			}
+			rep, err := probe.Triage(cat, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkReport(t, rep, sc)
+		})
 	}
 }
