@@ -26,8 +26,9 @@ const triageLiveUsage = `Usage:
 Reads the cluster read-only (see deploy/rbac-readonly.yaml), answers every
 triage question it can with the evidence it found, and prints the route,
 the diagnosis and the evidence, or the question you still have to answer.
-KIND is deployment, replicaset, statefulset or job: use it when no pod
-exists (an exceeded quota). --save writes what was read as JSON, which
+KIND is deployment, replicaset, statefulset, job or cronjob (also when no
+pod exists: an exceeded quota, a refusing webhook), or service, ingress,
+hpa or pvc. --save writes what was read as JSON, which
 --snapshot triages later on a machine without cluster access.
 
 Flags:
@@ -46,7 +47,7 @@ func runTriageLive(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fl.StringVar(&opts.Context, "context", "", "kubeconfig context (default: the current one)")
 	fl.StringVar(&ns, "n", "", "namespace")
 	fl.StringVar(&ns, "namespace", "", "namespace")
-	fl.BoolVar(&scan, "scan", false, "triage every troubled pod of the namespace")
+	fl.BoolVar(&scan, "scan", false, "triage every troubled pod, workload, Service, Ingress, HPA and claim of the namespace")
 	fl.StringVar(&snapFile, "snapshot", "", "triage a snapshot file written by --save instead of a cluster")
 	fl.StringVar(&save, "save", "", "also write what was read to this file as JSON")
 	fl.BoolVar(&asJSON, "json", false, "print JSON")
@@ -92,7 +93,7 @@ func runTriageLive(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return enc.Encode(reports[0])
 	}
 	if scan && len(reports) == 0 {
-		fmt.Fprintf(stdout, "No troubled pods in namespace %s.\n", ns)
+		fmt.Fprintf(stdout, "Nothing troubled in namespace %s.\n", ns)
 	}
 	for i, rep := range reports {
 		if i > 0 {

@@ -43,8 +43,10 @@ func (r *Reader) newCollection(ctx context.Context) *collection {
 }
 
 // Collect reads everything triage needs about one target in a namespace:
-// "POD", or "KIND/NAME" for a Deployment, ReplicaSet, StatefulSet or Job
-// (for a workload with no pods, the snapshot explains why none exist).
+// "POD", or "KIND/NAME" for a Deployment, ReplicaSet, StatefulSet, Job or
+// CronJob (for a workload with no pods, the snapshot explains why none
+// exist), a Service, an Ingress, a HorizontalPodAutoscaler or a
+// PersistentVolumeClaim.
 func (r *Reader) Collect(ctx context.Context, namespace, target string) (*snapshot.Snapshot, error) {
 	if err := r.allowed(namespace); err != nil {
 		return nil, err
@@ -54,12 +56,13 @@ func (r *Reader) Collect(ctx context.Context, namespace, target string) (*snapsh
 	c := r.newCollection(ctx)
 	kind, name := "Pod", target
 	if k, n, ok := strings.Cut(target, "/"); ok {
-		kind, name = workloadKind(k), n
+		kind, name = targetKind(k), n
 		if kind == "" {
-			return nil, fmt.Errorf("cluster: cannot triage a %q; name a pod, deployment, replicaset, statefulset or job", k)
+			return nil, fmt.Errorf("cluster: cannot triage a %q; name a pod, deployment, replicaset, statefulset, job, cronjob, service, ingress, hpa or pvc", k)
 		}
 	}
-	if kind == "Pod" {
+	switch kind {
+	case "Pod":
 		var pod *corev1.Pod
 		ok := c.read("get pod "+namespace+"/"+name, perm("get", "", "pods", namespace), func(ctx context.Context) error {
 			var err error
@@ -70,24 +73,18 @@ func (r *Reader) Collect(ctx context.Context, namespace, target string) (*snapsh
 			return nil, targetError(c.errs[len(c.errs)-1])
 		}
 		return c.forPod(pod), nil
+	case "Service":
+		return c.forService(namespace, name)
+	case "Ingress":
+		return c.forIngress(namespace, name)
+	case "HorizontalPodAutoscaler":
+		return c.forHPA(namespace, name)
+	case "CronJob":
+		return c.forCronJob(namespace, name)
+	case "PersistentVolumeClaim":
+		return c.forPVC(namespace, name)
 	}
 	return c.forWorkload(namespace, kind, name)
-}
-
-func workloadKind(k string) string {
-	switch strings.ToLower(k) {
-	case "pod", "pods", "po":
-		return "Pod"
-	case "deployment", "deployments", "deploy":
-		return "Deployment"
-	case "replicaset", "replicasets", "rs":
-		return "ReplicaSet"
-	case "statefulset", "statefulsets", "sts":
-		return "StatefulSet"
-	case "job", "jobs":
-		return "Job"
-	}
-	return ""
 }
 
 // forPod fills a snapshot around one pod.
@@ -100,6 +97,7 @@ func (c *collection) forPod(pod *corev1.Pod) *snapshot.Snapshot {
 	c.quotas(s)
 	c.priorityClass(s)
 	c.volumes(s)
+	c.attachments(s)
 	c.claims(s)
 	c.gpuStack(s)
 	c.logs(s, pod)

@@ -206,6 +206,7 @@ func (c *collection) workloadSnapshot(ns, kind, name, rsName string) *snapshot.S
 		s.Events = append(s.Events, c.events(ns, o.Kind, o.Name)...)
 	}
 	c.quotas(s)
+	c.refusingWebhooks(s)
 	sortEvents(s.Events)
 	s.ReadErrors = c.errs
 	return s

@@ -14,8 +14,9 @@ import (
 )
 
 // Scan finds the troubled pods of a namespace (Pending, crash looping,
-// OOMKilled, Evicted, not Ready) and the ReplicaSets that cannot create
-// pods, and collects a snapshot for each, worst first, at most MaxScan.
+// OOMKilled, Evicted, not Ready), the ReplicaSets that cannot create pods
+// and the other troubled objects (see troubledObjects), and collects a
+// snapshot for each, pods worst first, at most MaxScan.
 func (r *Reader) Scan(ctx context.Context, namespace string) (*snapshot.Scan, error) {
 	if err := r.allowed(namespace); err != nil {
 		return nil, err
@@ -83,6 +84,28 @@ func (r *Reader) Scan(ctx context.Context, namespace string) (*snapshot.Scan, er
 			out.Snapshots = append(out.Snapshots, *s)
 		}
 	}
+	// The owners and claims the snapshots so far show are not read again.
+	covered := map[candidate]bool{}
+	for _, s := range out.Snapshots {
+		covered[candidate{s.Target.Kind, s.Target.Name}] = true
+		for _, o := range s.Owners {
+			covered[candidate{o.Kind, o.Name}] = true
+		}
+		for _, p := range s.PVCs {
+			covered[candidate{"PersistentVolumeClaim", p.Name}] = true
+		}
+	}
+	for _, k := range c.troubledObjects(namespace, covered) {
+		if len(out.Snapshots) == r.opts.MaxScan {
+			out.Truncated = true
+			break
+		}
+		pc := &collection{r: r, ctx: ctx, cache: shared}
+		if s := pc.objectSnapshot(namespace, k); s != nil {
+			out.Snapshots = append(out.Snapshots, *s)
+		}
+	}
+	out.ReadErrors = c.errs
 	return out, nil
 }
 

@@ -14,12 +14,22 @@ import (
 // volumes reads the PVCs the pod mounts, their events, and the storage
 // classes they name.
 func (c *collection) volumes(s *snapshot.Snapshot) {
-	ns := s.Pod.Namespace
-	classes := map[string]bool{}
+	var names []string
 	for _, v := range s.Pod.Volumes {
-		if v.ClaimName == "" {
-			continue
+		if v.ClaimName != "" {
+			names = append(names, v.ClaimName)
 		}
+	}
+	c.claimsByName(s, names...)
+}
+
+// claimsByName reads PVCs of the target's namespace, the events of those
+// not bound, and the storage classes they name.
+func (c *collection) claimsByName(s *snapshot.Snapshot, names ...string) {
+	ns := s.Target.Namespace
+	classes := map[string]bool{}
+	for _, claim := range names {
+		v := struct{ ClaimName string }{claim}
 		pvc := snapshot.PVC{Name: v.ClaimName}
 		var getErr error
 		ok := c.read("get persistentvolumeclaim "+ns+"/"+v.ClaimName, perm("get", "", "persistentvolumeclaims", ns), func(ctx context.Context) error {

@@ -170,7 +170,7 @@ var (
 )
 
 // Validate checks a namespace and an optional target: a pod name, or
-// deployment|replicaset|statefulset|job/NAME.
+// deployment|replicaset|statefulset|job|cronjob|service|ingress|hpa|pvc/NAME.
 func Validate(ns, target string) error {
 	if !dnsLabel.MatchString(ns) {
 		return i18n.Errorf(ErrInvalid, "live.bad_namespace", "namespace", i18n.Quote(ns))
@@ -181,7 +181,7 @@ func Validate(ns, target string) error {
 	name := target
 	if kind, n, ok := strings.Cut(target, "/"); ok {
 		switch strings.ToLower(kind) {
-		case "pod", "deployment", "replicaset", "statefulset", "job":
+		case "pod", "deployment", "replicaset", "statefulset", "job", "cronjob", "service", "ingress", "hpa", "pvc":
 		default:
 			return i18n.Errorf(ErrInvalid, "live.bad_target", "target", i18n.Quote(target))
 		}

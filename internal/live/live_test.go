@@ -19,12 +19,12 @@ type reader struct{ reads int }
 
 func (r *reader) Collect(ctx context.Context, ns, target string) (*snapshot.Snapshot, error) {
 	r.reads++
-	switch target {
-	case "trainer-0":
+	switch {
+	case target == "trainer-0", strings.Contains(target, "/"):
 		return &snapshot.Snapshot{Version: snapshot.Version, Target: snapshot.Target{Namespace: ns, Kind: "Pod", Name: target}}, nil
-	case "denied":
+	case target == "denied":
 		return nil, fmt.Errorf("%w: could not get pod %s/%s; grant get pods in namespace %s", snapshot.ErrForbidden, ns, target, ns)
-	case "slow":
+	case target == "slow":
 		<-ctx.Done()
 		return nil, fmt.Errorf("%w: could not get pod %s/%s (timeout)", snapshot.ErrUnavailable, ns, target)
 	}
@@ -40,19 +40,21 @@ type counter map[string]int
 
 func (c counter) ClusterReadError(kind string) { c[kind]++ }
 
+type admitCase struct {
+	who         access.Caller
+	ns, target  string
+	want        error
+	msg         string
+	readsTarget bool
+}
+
 func TestAdmitAndRead(t *testing.T) {
 	r := &reader{}
 	m := counter{}
 	s := New(Options{Reader: r, Namespaces: []string{"ml"}, Timeout: 50 * time.Millisecond, Metrics: m,
 		Policy: access.Policy{Header: "X-Email", Users: []string{"sre@example.com"}}, Limiter: access.NewLimiter(600)})
 	sre, eve := access.Caller{Identity: "sre@example.com"}, access.Caller{Identity: "eve@elsewhere.org"}
-	tests := []struct {
-		who         access.Caller
-		ns, target  string
-		want        error
-		msg         string
-		readsTarget bool
-	}{
+	tests := []admitCase{
 		{sre, "ml", "trainer-0", nil, "", true},
 		{sre, "Bad_NS", "x", ErrInvalid, `namespace "Bad_NS" is not a Kubernetes namespace name`, false},
 		{sre, "ml", "secret/db", ErrInvalid, `target "secret/db"`, false},
@@ -67,6 +69,13 @@ func TestAdmitAndRead(t *testing.T) {
 		{sre, "ml", "gone-0", snapshot.ErrNotFound, "not found in the cluster: pod ml/gone-0", true},
 		{sre, "ml", "denied", snapshot.ErrForbidden, "grant get pods in namespace ml", true},
 		{sre, "ml", "slow", snapshot.ErrUnavailable, "the cluster could not be read", true},
+		{sre, "ml", "networkpolicy/deny-all", ErrInvalid, `target "networkpolicy/deny-all"`, false},
+		{sre, "ml", "configmap/app", ErrInvalid, `target "configmap/app"`, false},
+	}
+	// Every kind of target is read in an allowed namespace and refused,
+	// unread, outside it.
+	for _, target := range []string{"deployment/web", "job/export", "cronjob/nightly", "service/checkout", "ingress/shop", "hpa/api", "pvc/data"} {
+		tests = append(tests, admitCase{sre, "ml", target, nil, "", true}, admitCase{sre, "kube-system", target, snapshot.ErrNamespaceNotAllowed, `"kube-system" is outside the allowed namespaces (ml)`, false})
 	}
 	for _, tt := range tests {
 		t.Run(tt.ns+"/"+tt.target+" as "+tt.who.Identity, func(t *testing.T) {
@@ -84,7 +93,7 @@ func TestAdmitAndRead(t *testing.T) {
 			}
 		})
 	}
-	if m["namespace"] != 1 || m["notfound"] != 1 || m["forbidden"] != 1 || m["unavailable"] != 1 {
+	if m["namespace"] != 8 || m["notfound"] != 1 || m["forbidden"] != 1 || m["unavailable"] != 1 {
 		t.Errorf("read errors counted %v", m)
 	}
 }
@@ -105,6 +114,11 @@ func TestOffAndLimited(t *testing.T) {
 	}
 	if _, err := s.Collect(context.Background(), access.Caller{Addr: "192.0.2.1:6000"}, "ml", "trainer-0"); !errors.Is(err, access.ErrLimited) {
 		t.Fatalf("second read from the same host within the burst: %v, want ErrLimited", err)
+	}
+	for _, target := range []string{"service/checkout", "ingress/shop", "hpa/api", "cronjob/nightly", "pvc/data"} {
+		if _, err := s.Collect(context.Background(), who, "ml", target); !errors.Is(err, access.ErrLimited) {
+			t.Errorf("%s from the same host within the burst: %v, want ErrLimited", target, err)
+		}
 	}
 	if r.reads != 1 {
 		t.Errorf("%d cluster reads, want 1: a limited call must not read", r.reads)

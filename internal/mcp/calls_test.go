@@ -170,6 +170,9 @@ func invalidCalls(t *testing.T, cs *sdk.ClientSession) {
 		{"triage_pod", `{"namespace":"Bad_NS","pod":"x"}`, "namespace"},
 		{"triage_pod", `{"namespace":"kube-system","pod":"coredns-1"}`, `namespace not open to live triage: "kube-system" is outside the allowed namespaces (ml)`},
 		{"triage_pod", `{"namespace":"ml","pod":"gone-0"}`, "not found in the cluster: pod ml/gone-0"},
+		{"triage_pod", `{"namespace":"kube-system","pod":"service/kube-dns"}`, `"kube-system" is outside the allowed namespaces (ml)`},
+		{"triage_pod", `{"namespace":"kube-system","pod":"hpa/api"}`, `"kube-system" is outside the allowed namespaces (ml)`},
+		{"triage_pod", `{"namespace":"ml","pod":"networkpolicy/deny-all"}`, `target "networkpolicy/deny-all"`},
 		{"no_such_tool", `{}`, ""},
 	}
 	for _, tt := range tests {

@@ -42,7 +42,7 @@ type PodAsk struct {
 // PodInput names a pod, or a workload whose pods were never created.
 type PodInput struct {
 	Namespace string `json:"namespace" jsonschema:"the pod's namespace"`
-	Pod       string `json:"pod" jsonschema:"the pod's name, or deployment|replicaset|statefulset|job/NAME when no pod exists (a quota refused it)"`
+	Pod       string `json:"pod" jsonschema:"the pod's name, or deployment|replicaset|statefulset|job|cronjob|service|ingress|hpa|pvc/NAME for a workload (also when no pod exists), a Service, an Ingress, a HorizontalPodAutoscaler or a PersistentVolumeClaim"`
 }
 
 // PodOutput is the result with the playbook link.

@@ -15,6 +15,9 @@ import (
 func podSymptom(s *snapshot.Snapshot, cat *triage.Catalog) Result {
 	p := s.Pod
 	if p == nil {
+		if r, ok := targetSymptom(s); ok {
+			return r
+		}
 		if o, c, ok := ownerFailure(s); ok {
 			return known("pending", i18n.M("probe.no_pod_controller_failed"),
 				Evidence{Object: o, Field: "status.conditions[ReplicaFailure]", Message: c.Message})
@@ -213,6 +216,9 @@ func schedulerMessage(s *snapshot.Snapshot, cat *triage.Catalog) Result {
 				}
 			}
 			return known("quota", i18n.M("probe.quota"), append(ev, quotaEvidence(s, c.Message)...)...)
+		}
+		if ev, ok := pvcPending(s); ok {
+			return known("volume", i18n.M("probe.pvc_pending"), ev...)
 		}
 		return unknown(s, i18n.M("probe.no_pod_no_failure"), "get pod", "list events")
 	}

@@ -123,6 +123,10 @@ var probes = map[string]probeFunc{
 	"node-ready-condition": nodeReadyCondition,
 	"probe-failure":        probeFailure,
 	"workload-state":       workloadState,
+	"traffic-path":         trafficPath,
+	"api-refusal":          apiRefusal,
+	"autoscaling-state":    autoscalingState,
+	"storage-state":        storageState,
 }
 
 // ProbeNames lists the probes a snapshot can answer, sorted.

@@ -89,6 +89,21 @@ func TestProbes(t *testing.T) {
 		{"probe-liveness.json", "probe-failure", "liveness", []string{"Liveness probe failed"}},
 		{"node-unknown.json", "pod-symptom", "node-not-ready", []string{"Unknown NodeStatusUnknown"}},
 		{"node-unknown.json", "node-ready-condition", "stopped-posting", []string{"Kubelet stopped posting node status."}},
+		// Issue 31's everyday situations, read on the controller harness
+		// (internal/cluster TestLiveEverydayFailures, CASEBOOK_SNAPSHOT_SAVE).
+		{"service-no-endpoints-live.json", "pod-symptom", "traffic", []string{"spec.selector: app=checkout"}},
+		{"service-no-endpoints-live.json", "traffic-path", "no-endpoints", []string{"spec.selector: app=checkout - matches 0 pods", "endpointslices: 0 ready, 0 not ready", "metadata.labels: app=checkout-v2"}},
+		{"ingress-missing-service-live.json", "traffic-path", "ingress", []string{"backend.service: shop-frontend:80 - Service shop-frontend does not exist", "secretName: shop-tls - referenced only"}},
+		{"hpa-no-metrics-live.json", "pod-symptom", "autoscaling", []string{"FailedGetResourceMetric"}},
+		{"hpa-no-metrics-live.json", "autoscaling-state", "hpa", []string{"status.conditions[ScalingActive]: False FailedGetResourceMetric", "unable to fetch metrics from resource metrics API"}},
+		{"webhook-no-backend-live.json", "pod-symptom", "api-refused", []string{"failed calling webhook"}},
+		{"webhook-no-backend-live.json", "api-refusal", "webhook", []string{"failed calling webhook", "failurePolicy Fail: the Service does not exist"}},
+		{"webhook-no-backend-live.json", "scheduler-message", "", nil},
+		{"rollout-not-ready-live.json", "workload-state", "rollout-stuck", []string{"ProgressDeadlineExceeded", "0 of 1"}},
+		{"service-no-endpoints-live.json", "api-refusal", "", nil},
+		{"taint.json", "traffic-path", "", nil},
+		{"taint.json", "autoscaling-state", "", nil},
+		{"taint.json", "storage-state", "", nil},
 		{"taint.json", "cpu-throttling", "", nil},
 		{"taint.json", "previous-log", "", nil},
 	}
@@ -161,6 +176,11 @@ func TestWalkRoutes(t *testing.T) {
 		{"mixed.json", "pending/insufficient-resources", ""},
 		{"preempt.json", "pending/preemption-failed", ""},
 		{"mixed-forbidden.json", "", "pending-reason"},
+		{"service-no-endpoints-live.json", "network/service-no-endpoints", ""},
+		{"ingress-missing-service-live.json", "network/ingress-errors", ""},
+		{"hpa-no-metrics-live.json", "autoscaling/hpa-not-scaling", ""},
+		{"webhook-no-backend-live.json", "control-plane/webhook-failure", ""},
+		{"rollout-not-ready-live.json", "workload/rollout-stuck", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

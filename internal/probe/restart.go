@@ -93,6 +93,11 @@ func containerState(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 				Evidence{Object: podRef(s) + " container " + c.Name, Field: "state.waiting", Value: w.Reason, Message: w.Message})
 		}
 	}
+	if ev := mountEvidence(s); len(ev) > 0 {
+		// The kubelet waits for the volume before it creates the
+		// container, so the container can only say ContainerCreating.
+		return known("volume-mount", i18n.M("probe.volume_mount"), ev...)
+	}
 	for _, c := range p.AllContainers() {
 		ref := podRef(s) + " container " + c.Name
 		w, last := c.State, c.LastState

@@ -2,6 +2,7 @@ package probe
 
 import (
 	"fmt"
+	"strings"
 
 	"casebook/internal/i18n"
 	"casebook/internal/snapshot"
@@ -60,6 +61,9 @@ func workloadState(s *snapshot.Snapshot, _ *triage.Catalog) Result {
 		return known(v, i18n.M("probe.workload_job_failed"), ev...)
 	case ok:
 		return known(v, i18n.M("probe.workload_rollout_stuck"), ev...)
+	}
+	if e, byWebhook, ok := refusal(s); ok && !byWebhook && !strings.Contains(e.Message, "exceeded quota") {
+		return known("rollout-stuck", i18n.M("probe.rollout_refused"), e)
 	}
 	return noted(i18n.M("probe.no_workload_failure"))
 }

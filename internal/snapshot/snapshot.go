@@ -45,14 +45,21 @@ type Snapshot struct {
 	ClusterPolicy *ClusterPolicy  `json:"clusterPolicy,omitempty"`
 	Logs          []ContainerLog  `json:"logs,omitempty"`
 	APIs          map[string]bool `json:"apis,omitempty"`
-	ReadErrors    []ReadError     `json:"readErrors,omitempty"`
+	// The targets other than pods and workloads, and what bears on them:
+	// the webhooks a refusal names, the attachments of the pod's volumes.
+	Service           *Service           `json:"service,omitempty"`
+	Ingress           *Ingress           `json:"ingress,omitempty"`
+	HPA               *HPA               `json:"hpa,omitempty"`
+	Webhooks          []Webhook          `json:"webhooks,omitempty"`
+	VolumeAttachments []VolumeAttachment `json:"volumeAttachments,omitempty"`
+	ReadErrors        []ReadError        `json:"readErrors,omitempty"`
 }
 
 // Target names what was asked about: a pod, or a workload (kind and name)
 // when the question is why it has no pods.
 type Target struct {
 	Namespace string `json:"namespace"`
-	Kind      string `json:"kind"` // Pod, Deployment, ReplicaSet, StatefulSet, Job
+	Kind      string `json:"kind"` // Pod, Deployment, ReplicaSet, StatefulSet, Job, CronJob, Service, Ingress, HorizontalPodAutoscaler, PersistentVolumeClaim
 	Name      string `json:"name"`
 }
 

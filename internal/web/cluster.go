@@ -191,8 +191,10 @@ func (s *Server) renderScan(w http.ResponseWriter, r *http.Request, c *content.C
 		if err != nil {
 			return err
 		}
-		row := templates.ScanRow{Target: rep.Target.String(), Href: "/triage/cluster?" + url.Values{"namespace": {ns}, "pod": {targetParam(rep.Target)}}.Encode(),
-			Route: rep.Route, Diagnosis: rep.Diagnosis}
+		row := templates.ScanRow{Target: rep.Target.String(), Route: rep.Route, Diagnosis: rep.Diagnosis}
+		if param := targetParam(rep.Target); param != "" {
+			row.Href = "/triage/cluster?" + url.Values{"namespace": {ns}, "pod": {param}}.Encode()
+		}
 		if rep.Ask != nil {
 			row.Diagnosis = pr.T("triage.scan_ask", "question", rep.Ask.Text)
 		}
@@ -204,9 +206,18 @@ func (s *Server) renderScan(w http.ResponseWriter, r *http.Request, c *content.C
 	return render(r.Context(), w, http.StatusOK, templates.TriageView(p))
 }
 
+// targetParam is how a scan's row is triaged on its own, "" for what
+// triage takes no target of (a webhook configuration).
 func targetParam(t snapshot.Target) string {
-	if t.Kind == "" || t.Kind == "Pod" {
+	switch {
+	case t.Kind == "" || t.Kind == "Pod":
 		return t.Name
+	case t.Kind == "HorizontalPodAutoscaler":
+		return "hpa/" + t.Name
+	case t.Kind == "PersistentVolumeClaim":
+		return "pvc/" + t.Name
+	case strings.HasSuffix(t.Kind, "WebhookConfiguration"):
+		return ""
 	}
 	return strings.ToLower(t.Kind) + "/" + t.Name
 }

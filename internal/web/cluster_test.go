@@ -142,6 +142,13 @@ func TestLiveTriageLimits(t *testing.T) {
 		{"/triage/cluster?namespace=kube-system&pod=coredns-0", 403},
 		{"/triage/cluster?namespace=kube-system", 403},
 		{"/triage/cluster/snapshot.json?namespace=kube-system&pod=coredns-0", 403},
+		{"/triage/cluster?namespace=kube-system&pod=service%2Fkube-dns", 403},
+		{"/triage/cluster?namespace=kube-system&pod=ingress%2Fshop", 403},
+		{"/triage/cluster?namespace=kube-system&pod=hpa%2Fapi", 403},
+		{"/triage/cluster/snapshot.json?namespace=kube-system&pod=pvc%2Fdata", 403},
+		{"/triage/cluster/snapshot.json?namespace=kube-system&pod=cronjob%2Fnightly", 403},
+		{"/triage/cluster?namespace=team-a&pod=networkpolicy%2Fdeny-all", 400},
+		{"/triage/cluster?namespace=team-a&pod=configmap%2Fapp", 400},
 		{"/triage/cluster?namespace=team-a&pod=denied", 200}, // degrades to questions
 		{"/triage/cluster/snapshot.json?namespace=team-a&pod=denied", 403},
 		{"/triage/cluster/snapshot.json?namespace=team-a&pod=unreachable", 503},

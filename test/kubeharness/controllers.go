@@ -16,9 +16,12 @@ import (
 // compute PodDisruptionBudget status. The node lifecycle controller is left
 // out on purpose: without a kubelet it would mark every node NotReady and
 // evict the pods the tests placed there; tests write node status instead.
+// The EndpointSlice and HorizontalPodAutoscaler controllers publish what a
+// Service selects and what an HPA could not read, as on a real cluster.
 const DefaultControllers = "deployment-controller,replicaset-controller,statefulset-controller," +
 	"daemonset-controller,job-controller,cronjob-controller,resourcequota-controller," +
-	"resourceclaim-controller,disruption-controller,garbage-collector-controller,namespace-controller"
+	"resourceclaim-controller,disruption-controller,garbage-collector-controller,namespace-controller," +
+	"endpointslice-controller,horizontal-pod-autoscaler-controller"
 
 // startControllerManager runs kube-controller-manager in this process with
 // the given controllers (a --controllers list), against the harness API

@@ -20,7 +20,8 @@ type TriagePage struct {
 	SnapshotHref string
 }
 
-// ScanRow is one troubled pod of a namespace scan.
+// ScanRow is one troubled object of a namespace scan; Href is empty for
+// what triage takes no target of.
 type ScanRow struct {
 	Target, Href, Route, Diagnosis string
 }
