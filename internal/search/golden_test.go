@@ -6,9 +6,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
-	"math"
 	"testing"
 )
 
@@ -27,9 +27,9 @@ type answers struct {
 }
 
 type answer struct {
-	Request Request  `json:"request"`
-	Total   int      `json:"total"`
-	First   []string  `json:"first,omitempty"` // the first hits' ids, to read a difference by
+	Request Request   `json:"request"`
+	Total   int       `json:"total"`
+	First   []string  `json:"first,omitempty"`  // the first hits' ids, to read a difference by
 	Scores  []float64 `json:"scores,omitempty"` // and their scores
 	Digest  string    `json:"digest"`           // of the whole answer but the scores
 }
