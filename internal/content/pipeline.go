@@ -143,7 +143,7 @@ func (l *Loader) buildOnce(ctx context.Context, files *library.Files) (_ *Conten
 	merged := func() { mergeOnce.Do(func() { close(merging) }) }
 	if !stored {
 		defer l.memory().Build()()
-		opt.Merging = func() {
+		opt.Analysed = func() {
 			l.memory().Merge()
 			go l.memory().Release()
 			save()

@@ -2,43 +2,26 @@ package search
 
 import (
 	"github.com/blevesearch/bleve/v2/analysis"
-	bdoc "github.com/blevesearch/bleve/v2/document"
-	"github.com/blevesearch/bleve/v2/mapping"
-	index "github.com/blevesearch/bleve_index_api"
 )
 
-// Documents are analysed once, before bleve sees them, by as many workers as
-// there are cores: bleve's offline builder analyses and writes segments in
-// one goroutine. Each text segment is analysed once and its tokens feed both
-// bleve's "all" (or Korean) field and the memory fields it belongs to
-// (the short fields, and the memory copy of bleve's own fields), where
-// bleve analysed the short fields up to three times (their own field,
-// "words" and "all").
+// Documents are analysed by as many workers as there are cores. Each text
+// segment is analysed once and its tokens feed its prose field ("all",
+// "code" or "ko") and the short fields it belongs to.
 
-// bleveFields are the fields bleve holds: the prose, for matching,
-// phrases and highlights, so every one keeps positions.
-var bleveFields = [numProse]string{fieldAll, fieldCode, fieldKorean}
+// proseFields are the fields whose places the forward file keeps, for
+// quoted phrases and highlights.
+var proseFields = [numProse]string{fieldAll, fieldCode, fieldKorean}
 
 const numProse = 3
 
-// analysed is one document, ready for bleve and for the memory fields.
+// analysed is one document, ready for the memory fields and the forward
+// file.
 type analysed struct {
-	doc    *bdoc.Document
 	counts [numMem][]termCount
 	lens   [numMem]int
 	// fwd is each prose field's places by term, in the order of its
 	// counts, for the forward file (forward.go).
 	fwd [numProse]fwdPart
-}
-
-// analyser holds the analyzers of the mapping; they are safe for
-// concurrent use.
-type analyser struct {
-	english, words, korean analysis.Analyzer
-}
-
-func newAnalyser(m *mapping.IndexMappingImpl) *analyser {
-	return &analyser{english: m.AnalyzerNamed(analyzerEn), words: m.AnalyzerNamed(analyzerWords), korean: m.AnalyzerNamed(analyzerKo)}
 }
 
 // shortFields are the fields of "all" besides the body, in the order
@@ -54,8 +37,6 @@ var shortFields = []struct {
 // koTitleKeys are the keys of the Korean segments that are also Korean
 // titles and summaries (see document.finish and addKorean).
 var koTitleKeys = map[string]bool{"title": true, "summary": true, "title_ko": true, "summary_ko": true}
-
-const positionsOptions = index.IndexField | index.IncludeTermVectors
 
 // analyze runs an analyzer, tokenizing into arena when it is one of ours
 // (the fast tokenizer and token filters, as analysis.DefaultAnalyzer.Analyze
@@ -76,10 +57,10 @@ func analyze(an analysis.Analyzer, input []byte, arena *tokenArena) analysis.Tok
 // analyse analyses one document. arena is the calling goroutine's: every
 // token stream is copied out of (termFreqs.add, the memory fields' terms)
 // before the next text is analysed into it.
-func (a *analyser) analyse(d *document, arena *tokenArena) *analysed {
-	out := &analysed{doc: bdoc.NewDocument(d.id)}
+func (a *analyzers) analyse(d *document, arena *tokenArena) *analysed {
+	out := &analysed{}
 	var mem [numMem][]string
-	var own [3]termFreqs // by position in bleveFields
+	var own [numProse]termFreqs // by position in proseFields
 	tfs := &own
 	if arena != nil {
 		tfs = &arena.freqs // their buffers, kept from the last document
@@ -115,12 +96,10 @@ func (a *analyser) analyse(d *document, arena *tokenArena) *analysed {
 			out.lens[memKoTitle] += len(toks)
 		}
 	}
-	for i, field := range bleveFields {
+	for i := range proseFields {
 		if n := len(tfs[i].pending); n > 0 {
-			freqs, counts, places := tfs[i].finish()
-			out.doc.AddField(&preField{name: field, length: n, freqs: freqs})
-			out.counts[memAll+memField(i)], out.lens[memAll+memField(i)] = counts, n
-			out.fwd[i] = places
+			out.counts[memAll+memField(i)], out.fwd[i] = tfs[i].finish()
+			out.lens[memAll+memField(i)] = n
 		}
 	}
 	for _, s := range d.field(fieldWords) {
@@ -138,14 +117,9 @@ func (a *analyser) analyse(d *document, arena *tokenArena) *analysed {
 	return out
 }
 
-// termFreqs gathers one bleve field's token frequencies over all its
-// segments, each token's location carrying its segment's position: bleve
-// would merge one field per segment into the same map itself. Tokens wait
-// in pending until finish, which counts each term's locations first and
-// then hands them out of one block: appending them term by term grew each
-// term's list several times and left up to half of it unused in documents
-// waiting for the index builder (this was the largest allocation of a cold
-// load, 0.57 GB at 10,000 incidents).
+// termFreqs gathers one prose field's tokens over all its segments, each
+// token carrying its segment's position. Tokens wait in pending until
+// finish, which counts each term's tokens and groups their places by term.
 type termFreqs struct {
 	pending []pendingToken // every token added, until finish
 	// Scratch of finish, kept for the next field: each distinct term's
@@ -163,7 +137,6 @@ type pendingToken struct {
 
 type termSeen struct {
 	key  string
-	term []byte // its first token's
 	freq int
 }
 
@@ -175,18 +148,16 @@ func (t *termFreqs) add(toks analysis.TokenStream, segment int) {
 	}
 }
 
-// finish returns the frequencies of every token added, for bleve, as the
-// memory field's counts and as the forward file's places, and empties t
+// finish returns every term added with its count, in the order the terms
+// were first met, and their places for the forward file, and empties t
 // for the next field (keeping its buffers).
-func (t *termFreqs) finish() (index.TokenFrequencies, []termCount, fwdPart) {
-	n := len(t.pending)
-	if n == 0 {
-		return nil, nil, fwdPart{}
+func (t *termFreqs) finish() ([]termCount, fwdPart) {
+	if len(t.pending) == 0 {
+		return nil, fwdPart{}
 	}
 	if t.seen == nil {
 		t.seen = map[string]int32{}
 	}
-	segments := 0
 	for i := range t.pending {
 		p := &t.pending[i]
 		k, ok := t.seen[string(p.term)]
@@ -194,63 +165,19 @@ func (t *termFreqs) finish() (index.TokenFrequencies, []termCount, fwdPart) {
 			k = int32(len(t.terms))
 			key := string(p.term)
 			t.seen[key] = k
-			t.terms = append(t.terms, termSeen{key: key, term: p.term})
+			t.terms = append(t.terms, termSeen{key: key})
 		}
 		t.terms[k].freq++
 		p.kind = k
-		segments = max(segments, p.segment+1)
 	}
-	// Everything below is sized exactly: the frequencies, the map bleve
-	// reads them from, and one block each of locations and of pointers
-	// to them, cut per term.
-	freqs := make([]index.TokenFreq, len(t.terms))
-	tf := make(index.TokenFrequencies, len(t.terms))
 	counts := make([]termCount, len(t.terms))
-	ptrs := make([]*index.TokenLocation, n)
-	off := 0
 	for k, ts := range t.terms {
-		cur := &freqs[k]
-		cur.Term = ts.term
-		cur.SetFrequency(ts.freq)
-		cur.Locations = ptrs[off : off : off+ts.freq]
-		off += ts.freq
-		tf[ts.key] = cur
 		counts[k] = termCount{term: ts.key, n: uint32(ts.freq)}
-	}
-	locs := make([]index.TokenLocation, n)
-	arrayPos := make([]uint64, segments)
-	for i := range arrayPos {
-		arrayPos[i] = uint64(i)
-	}
-	for i := range t.pending {
-		p := &t.pending[i]
-		locs[i] = index.TokenLocation{ArrayPositions: arrayPos[p.segment : p.segment+1 : p.segment+1], Start: p.start, End: p.end, Position: p.pos}
-		cur := &freqs[p.kind]
-		cur.Locations = append(cur.Locations, &locs[i])
 	}
 	places := forwardPart(t.pending, func(k int) int { return t.terms[k].freq }, len(t.terms), &t.order)
 	clear(t.pending)
 	clear(t.seen)
 	clear(t.terms)
 	t.pending, t.terms = t.pending[:0], t.terms[:0]
-	return tf, counts, places
+	return counts, places
 }
-
-// preField is a bleve field analysed in advance: bleve's builder calls
-// Analyze, which has nothing left to do.
-type preField struct {
-	name   string
-	length int
-	freqs  index.TokenFrequencies
-}
-
-func (f *preField) Name() string                                     { return f.name }
-func (f *preField) ArrayPositions() []uint64                         { return nil }
-func (f *preField) Options() index.FieldIndexingOptions              { return positionsOptions }
-func (f *preField) Analyze()                                         {}
-func (f *preField) Value() []byte                                    { return nil } // nothing is stored
-func (f *preField) NumPlainTextBytes() uint64                        { return 0 }
-func (f *preField) Size() int                                        { return 64 + f.freqs.Size() }
-func (f *preField) EncodedFieldType() byte                           { return 't' }
-func (f *preField) AnalyzedLength() int                              { return f.length }
-func (f *preField) AnalyzedTokenFrequencies() index.TokenFrequencies { return f.freqs }

@@ -25,12 +25,11 @@ type Options struct {
 	CacheBytes int64
 	// OnCache is told of every cache lookup (hit or miss), for metrics.
 	OnCache func(hit bool)
-	// Merging, when set, is called when a fresh build has written its
-	// segments and starts merging them into one: the build's analysed
-	// documents are garbage from then on, and the merge maps every segment
-	// file, so the caller may hand the freed memory back first (see
-	// content's load pipeline).
-	Merging func()
+	// Analysed, when set, is called when a fresh build has analysed every
+	// document and packed the memory fields: the analysis's memory is
+	// garbage from then on, so the caller may hand it back (see content's
+	// load pipeline).
+	Analysed func()
 	// Turns admits searches: its capacity is how many run at once, shared
 	// by every index the process opens with it (the caller sizes it to
 	// the cores). Nil runs every search at once.

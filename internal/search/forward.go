@@ -11,13 +11,12 @@ import (
 )
 
 // The forward file holds, for every document, where each term of each
-// prose field (bleveFields) stands. Highlights and the phrase bonus read
-// the places of the query's terms in the few documents they show from
-// here, one read per document (and the last placedDocs blocks kept),
-// rather than through a reader per query term and field advanced to each
-// of those documents. The file stays on disk and is read with ReadAt: it
-// grows with the library (tens of MB at 10,000 incidents), too much to
-// hold under the memory target.
+// prose field (proseFields) stands. Quoted phrases read it for the
+// documents holding every word of the phrase, highlights and the phrase
+// bonus for the few documents they show, one read per document (and the
+// last placedDocs blocks kept for highlights). The file stays on disk and
+// is read with ReadAt: it grows with the library (tens of MB at 10,000
+// incidents), too much to hold under the memory target.
 //
 // A document's block is, for each prose field: the number of its distinct
 // terms; per term, its number (the memory field's ids) and the length in
@@ -296,4 +295,20 @@ func fwdFields(b []byte) (out [numProse]fwdField, err error) {
 		return out, errFwdFile
 	}
 	return out, nil
+}
+
+// find returns the places of the term numbered id; false when the
+// document's field does not hold it.
+func (f *fwdField) find(id uint32) (fwdPlaces, bool) {
+	h, at := f.header, 0
+	for range f.n {
+		tid, k1 := binary.Uvarint(h)
+		l, k2 := binary.Uvarint(h[k1:])
+		h = h[k1+k2:]
+		if tid == uint64(id) {
+			return fwdPlaces{b: f.places[at : at+int(l)]}, true
+		}
+		at += int(l)
+	}
+	return fwdPlaces{}, false
 }
