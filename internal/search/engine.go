@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
@@ -13,7 +12,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 )
 
-// The query engine reads the memory fields' posting lists (memfield.go) and
+// The query engine reads the memory fields' posting lists (postings.go) and
 // scores in flat arrays indexed by document rank; the arrays cost a few
 // additions per posting. bleve's analyzers read the query as they read the
 // documents; the forward file (forward.go) places the matches for quoted
@@ -410,152 +409,4 @@ func (u *run) match(p *plan, keep func(int) bool) error {
 		u.weights[len(p.words)+j] = phraseWeight * 3
 	}
 	return nil
-}
-
-// matchLoc is one place where a term of the query matches a document:
-// the field, the term as indexed, the segment of the field and the
-// token's position and byte offsets in that segment.
-type matchLoc struct {
-	field, term            string
-	array, pos, start, end int
-}
-
-// locate finds where the query's terms stand in the documents at ranks,
-// for the phrase bonus and highlights: the prose fields' positions from
-// the forward file (one block per document), the typo vocabulary's by
-// analysing the short fields again. Each document's places come grouped by
-// the query's (field, term) pairs in the plan's order, each group in the
-// document's order.
-func (ix *Index) locate(p *plan, ranks []int, doc func(rank int) *document) (map[int][]matchLoc, error) {
-	out := make(map[int][]matchLoc, len(ranks))
-	// The query's terms of each prose field, with their numbers.
-	type qterm struct {
-		term string
-		id   uint32
-	}
-	var qs [numProse][]qterm
-	var order []struct{ field, q int } // the pairs in the plan's order
-	typos := map[string]bool{}
-	for _, l := range ix.placedLeaves(p) {
-		if !l.positions {
-			continue
-		}
-		if l.field == fieldWords {
-			for _, tok := range l.tokens {
-				typos[tok] = true
-			}
-			continue
-		}
-		f, ok := memFieldOf(l.field)
-		if !ok || !f.prose() {
-			continue
-		}
-		fi, pf := int(f-memAll), &ix.mem.fields[f]
-	tokens:
-		for _, tok := range l.tokens {
-			for _, q := range qs[fi] {
-				if q.term == tok {
-					continue tokens
-				}
-			}
-			t, ok := pf.lookup(tok)
-			if !ok {
-				continue
-			}
-			qs[fi] = append(qs[fi], qterm{tok, pf.ids[t]})
-			order = append(order, struct{ field, q int }{fi, len(qs[fi]) - 1})
-		}
-	}
-	if len(order) > 0 {
-		var found [numProse][][]matchLoc
-		for fi := range qs {
-			found[fi] = make([][]matchLoc, len(qs[fi]))
-		}
-		for _, rank := range ranks {
-			block, err := ix.placedBlock(rank)
-			if err != nil {
-				return nil, err
-			}
-			fields, err := fwdFields(block)
-			if err != nil {
-				return nil, fmt.Errorf("%w (%s)", err, ix.byRank[rank].id())
-			}
-			n := 0
-			for fi := range qs {
-				for i := range found[fi] {
-					found[fi][i] = found[fi][i][:0]
-				}
-				if len(qs[fi]) == 0 {
-					continue
-				}
-				// The header names each term with the length of its
-				// places; only the query's terms' places are decoded.
-				h, at := fields[fi].header, 0
-				for range fields[fi].n {
-					id, k1 := binary.Uvarint(h)
-					l, k2 := binary.Uvarint(h[k1:])
-					h = h[k1+k2:]
-					for qi, q := range qs[fi] {
-						if uint64(q.id) != id {
-							continue
-						}
-						it := fwdPlaces{b: fields[fi].places[at : at+int(l)]}
-						for it.next() {
-							c := it.cur
-							found[fi][qi] = append(found[fi][qi], matchLoc{field: proseFields[fi], term: q.term,
-								array: c.segment, pos: c.pos, start: c.start, end: c.end})
-							n++
-						}
-						if it.err {
-							return nil, fmt.Errorf("%w (%s)", errFwdFile, ix.byRank[rank].id())
-						}
-					}
-					at += int(l)
-				}
-			}
-			if n == 0 {
-				continue
-			}
-			locs := make([]matchLoc, 0, n)
-			for _, o := range order {
-				locs = append(locs, found[o.field][o.q]...)
-			}
-			out[rank] = locs
-		}
-	}
-	if len(typos) > 0 {
-		for _, rank := range ranks {
-			out[rank] = ix.locateTypos(doc(rank), typos, out[rank])
-		}
-	}
-	return out, nil
-}
-
-// placedLeaves are the leaves whose places highlights show: the words',
-// then the quoted phrases' words.
-func (ix *Index) placedLeaves(p *plan) []leaf {
-	var leaves []leaf
-	for _, w := range p.words {
-		leaves = append(leaves, w.leaves...)
-	}
-	for _, ph := range p.phrases {
-		leaves = append(leaves, ix.englishLeaves(ph, 1)...)
-		leaves = append(leaves, ix.koreanLeaves(ph)...)
-	}
-	return leaves
-}
-
-// locateTypos finds the typo vocabulary's terms in the short fields of d,
-// which the memory fields hold without positions: a few titles and
-// summaries analysed again cost less than positions for every document.
-// It appends them to locs.
-func (ix *Index) locateTypos(d *document, terms map[string]bool, locs []matchLoc) []matchLoc {
-	for i, toks := range d.wordTokens(ix.words) {
-		for _, t := range toks {
-			if terms[t.term] {
-				locs = append(locs, matchLoc{field: fieldWords, term: t.term, array: i, pos: t.pos, start: t.start, end: t.end})
-			}
-		}
-	}
-	return locs
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"casebook/internal/library"
+	"casebook/internal/triage"
 )
 
 // Index is an open search index over one version of the library. It is
@@ -18,7 +19,7 @@ type Index struct {
 	*analyzers
 	lib       *library.Library
 	matcher   *Matcher
-	mem       *memIndex                     // every field's postings and the forward file (memfield.go)
+	mem       *memIndex                     // every field's postings and the forward file (postings.go)
 	avgLen    map[string]float64            // average analysed length per field; 0 turns length normalisation off
 	byRank    []source                      // incidents newest first, then playbooks
 	rankByID  map[string]int                // incident and playbook ids
@@ -32,6 +33,27 @@ type Index struct {
 	turns     chan struct{}                 // Options.Turns
 	glossary  *koGlossary                   // the Korean glossary and the taxonomy's names
 	info      Info
+}
+
+// Options tune an open index.
+type Options struct {
+	// CacheBytes bounds the result cache; 0 turns it off, negative means
+	// DefaultCacheBytes.
+	CacheBytes int64
+	// OnCache is told of every cache lookup (hit or miss), for metrics.
+	OnCache func(hit bool)
+	// Analysed, when set, is called when a fresh build has analysed every
+	// document and packed the memory fields: the analysis's memory is
+	// garbage from then on, so the caller may hand it back (see content's
+	// load pipeline).
+	Analysed func()
+	// Turns admits searches: its capacity is how many run at once, shared
+	// by every index the process opens with it (the caller sizes it to
+	// the cores). Nil runs every search at once.
+	Turns chan struct{}
+	// Triage, when set, lets a query that names a symptom or a route put
+	// the route's playbook section first (Result.Best).
+	Triage *triage.Catalog
 }
 
 // source is the library object behind an index document.

@@ -33,7 +33,7 @@ import (
 // vocabulary ("words": edit distance means something on the words people
 // type, not on stems) and identifiers kept whole (nvidia.com/gpu,
 // AcceleratedHardwareReady=False) are fields too. Every field is a memory
-// field (memfield.go); the prose fields' places are in the forward file
+// field (postings.go); the prose fields' places are in the forward file
 // (forward.go). Facet filters and counts read the facet table.
 const (
 	fieldTitle    = "title"
