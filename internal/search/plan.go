@@ -47,8 +47,8 @@ type leaf struct {
 	field  string
 	tokens []string
 	boost  float64
-	// positions: the leaf's field keeps term vectors and the highlighter
-	// reads them (see locate).
+	// positions: the forward file keeps the places of the leaf's field,
+	// which highlights read (see locate).
 	positions bool
 }
 
