@@ -281,21 +281,12 @@ func (u *run) phrase(p string, bit int, keep func(int) bool) error {
 				return err
 			}
 			s.block = block
-			fields, err := fwdFields(block)
+			field, err := fwdFieldOf(block, int(f.f-memAll))
+			if err == nil {
+				err = field.positions(ids, places)
+			}
 			if err != nil {
 				return fmt.Errorf("%w (%s)", err, ix.byRank[rank].id())
-			}
-			field := &fields[f.f-memAll]
-			for i := range toks {
-				b := places[i][:0]
-				it, _ := field.find(ids[i])
-				for it.next() {
-					b = append(b, uint64(it.cur.segment)<<32|uint64(it.cur.pos))
-				}
-				if it.err {
-					return fmt.Errorf("%w (%s)", errFwdFile, ix.byRank[rank].id())
-				}
-				places[i] = b
 			}
 			for _, first := range places[0] {
 				ok := true

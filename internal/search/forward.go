@@ -297,18 +297,68 @@ func fwdFields(b []byte) (out [numProse]fwdField, err error) {
 	return out, nil
 }
 
-// find returns the places of the term numbered id; false when the
-// document's field does not hold it.
-func (f *fwdField) find(id uint32) (fwdPlaces, bool) {
+// fwdFieldOf is the prose field fi of a document's block; only the
+// fields before it are walked.
+func fwdFieldOf(b []byte, fi int) (fwdField, error) {
+	for i := 0; ; i++ {
+		n, k := binary.Uvarint(b)
+		if k <= 0 {
+			return fwdField{}, errFwdFile
+		}
+		b = b[k:]
+		at, total := 0, uint64(0)
+		for range n {
+			_, k1 := binary.Uvarint(b[at:])
+			if k1 <= 0 {
+				return fwdField{}, errFwdFile
+			}
+			l, k2 := binary.Uvarint(b[at+k1:])
+			if k2 <= 0 {
+				return fwdField{}, errFwdFile
+			}
+			at += k1 + k2
+			total += l
+		}
+		if uint64(len(b)-at) < total {
+			return fwdField{}, errFwdFile
+		}
+		if i == fi {
+			return fwdField{n: int(n), header: b[:at], places: b[at : at+int(total)]}, nil
+		}
+		b = b[at+int(total):]
+	}
+}
+
+// positions sets out[k] to the places of the term numbered ids[k], as
+// segment<<32 | position in document order, reusing out's storage; one
+// walk of the header serves every term.
+func (f *fwdField) positions(ids []uint32, out [][]uint64) error {
+	for k := range out {
+		out[k] = out[k][:0]
+	}
 	h, at := f.header, 0
 	for range f.n {
-		tid, k1 := binary.Uvarint(h)
+		id, k1 := binary.Uvarint(h)
 		l, k2 := binary.Uvarint(h[k1:])
 		h = h[k1+k2:]
-		if tid == uint64(id) {
-			return fwdPlaces{b: f.places[at : at+int(l)]}, true
+		for k, want := range ids {
+			if uint64(want) != id {
+				continue
+			}
+			it := fwdPlaces{b: f.places[at : at+int(l)]}
+			for it.next() {
+				out[k] = append(out[k], uint64(it.cur.segment)<<32|uint64(it.cur.pos))
+			}
+			if it.err {
+				return errFwdFile
+			}
 		}
 		at += int(l)
 	}
-	return fwdPlaces{}, false
+	for _, b := range out {
+		if !slices.IsSorted(b) {
+			slices.Sort(b)
+		}
+	}
+	return nil
 }
