@@ -264,39 +264,6 @@ type fwdField struct {
 	places []byte
 }
 
-// fwdFields splits a document's block into its prose fields.
-func fwdFields(b []byte) (out [numProse]fwdField, err error) {
-	for i := range out {
-		n, k := binary.Uvarint(b)
-		if k <= 0 {
-			return out, errFwdFile
-		}
-		b = b[k:]
-		at, total := 0, uint64(0)
-		for range n {
-			_, k1 := binary.Uvarint(b[at:])
-			if k1 <= 0 {
-				return out, errFwdFile
-			}
-			l, k2 := binary.Uvarint(b[at+k1:])
-			if k2 <= 0 {
-				return out, errFwdFile
-			}
-			at += k1 + k2
-			total += l
-		}
-		out[i].n, out[i].header, b = int(n), b[:at], b[at:]
-		if uint64(len(b)) < total {
-			return out, errFwdFile
-		}
-		out[i].places, b = b[:total], b[total:]
-	}
-	if len(b) != 0 {
-		return out, errFwdFile
-	}
-	return out, nil
-}
-
 // fwdFieldOf is the prose field fi of a document's block; only the
 // fields before it are walked.
 func fwdFieldOf(b []byte, fi int) (fwdField, error) {

@@ -176,10 +176,6 @@ func (ix *Index) locate(p *plan, ranks []int, doc func(rank int) *document) (map
 			if err != nil {
 				return nil, err
 			}
-			fields, err := fwdFields(block)
-			if err != nil {
-				return nil, fmt.Errorf("%w (%s)", err, ix.byRank[rank].id())
-			}
 			n := 0
 			for fi := range qs {
 				for i := range found[fi] {
@@ -188,10 +184,14 @@ func (ix *Index) locate(p *plan, ranks []int, doc func(rank int) *document) (map
 				if len(qs[fi]) == 0 {
 					continue
 				}
+				field, err := fwdFieldOf(block, fi)
+				if err != nil {
+					return nil, fmt.Errorf("%w (%s)", err, ix.byRank[rank].id())
+				}
 				// The header names each term with the length of its
 				// places; only the query's terms' places are decoded.
-				h, at := fields[fi].header, 0
-				for range fields[fi].n {
+				h, at := field.header, 0
+				for range field.n {
 					id, k1 := binary.Uvarint(h)
 					l, k2 := binary.Uvarint(h[k1:])
 					h = h[k1+k2:]
@@ -199,7 +199,7 @@ func (ix *Index) locate(p *plan, ranks []int, doc func(rank int) *document) (map
 						if uint64(q.id) != id {
 							continue
 						}
-						it := fwdPlaces{b: fields[fi].places[at : at+int(l)]}
+						it := fwdPlaces{b: field.places[at : at+int(l)]}
 						for it.next() {
 							c := it.cur
 							found[fi][qi] = append(found[fi][qi], matchLoc{field: proseFields[fi], term: q.term,
