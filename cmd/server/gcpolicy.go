@@ -14,23 +14,24 @@ import (
 // large and short-lived garbage plentiful: a lower target keeps the peak
 // down at little cost in time.
 //
-// mergeGC holds from the index's merge to the end of the build, while the
-// store is written beside it: the merge maps every segment file, so this
-// is where the process peaks, and a still lower target lowers the peak for
-// the same load time.
+// analysedGC holds from the end of the index's analysis to the end of the
+// build, while the index's files and the store are written: the store's
+// pages come on top of what the build holds, and a still lower target
+// lowers the peak for the same load time.
 //
 // serveGC holds otherwise. A served library's heap is mostly long-lived
 // (the parsed library, the graph, the search tables), and requests'
 // garbage is short-lived, so the default target mostly doubles data that
 // stays. docs/performance.md has the measurements behind the three shares.
 const (
-	buildGC = 70
-	mergeGC = 40
-	serveGC = 65
+	buildGC    = 70
+	analysedGC = 40
+	serveGC    = 65
 )
 
 // gcPolicy is the loaders' memory policy (content.MemoryPolicy): the
-// collector's target during a cold build, its merge and otherwise, and
+// collector's target during a cold build, once its index is analysed and
+// otherwise, and
 // freed memory handed back after a build. depth counts the builds running
 // with the tighter target, so that overlapping loads (a process may hold
 // more than one loader) return to the serving target only when the last
@@ -99,11 +100,11 @@ func (p *gcPolicy) Build() (done func()) {
 	})
 }
 
-// Merge sets the merge's target, while a build holds.
-func (p *gcPolicy) Merge() {
+// Analysed sets the target of a build's last steps, while a build holds.
+func (p *gcPolicy) Analysed() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.depth > 0 {
-		debug.SetGCPercent(gcShare(mergeGC))
+		debug.SetGCPercent(gcShare(analysedGC))
 	}
 }

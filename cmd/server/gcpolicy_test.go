@@ -15,14 +15,14 @@ func TestGCPolicy(t *testing.T) {
 		gogc                string
 		build, merge, serve int
 	}{
-		{"", buildGC, mergeGC, serveGC},
-		{"200", 2 * buildGC, 2 * mergeGC, 2 * serveGC},
+		{"", buildGC, analysedGC, serveGC},
+		{"200", 2 * buildGC, 2 * analysedGC, 2 * serveGC},
 		{"off", -1, -1, -1},
-		{"nonsense", buildGC, mergeGC, serveGC},
+		{"nonsense", buildGC, analysedGC, serveGC},
 	} {
 		t.Setenv("GOGC", tt.gogc)
 		p := newGCPolicy()
-		p.Merge() // no build: nothing to tighten
+		p.Analysed() // no build: nothing to tighten
 		if got := current(); got != tt.serve {
 			t.Errorf("GOGC=%q: serving at %d, want %d", tt.gogc, got, tt.serve)
 		}
@@ -30,9 +30,9 @@ func TestGCPolicy(t *testing.T) {
 		if got := current(); got != tt.build {
 			t.Errorf("GOGC=%q: during a build at %d, want %d", tt.gogc, got, tt.build)
 		}
-		p.Merge()
+		p.Analysed()
 		if got := current(); got != tt.merge {
-			t.Errorf("GOGC=%q: during a build's merge at %d, want %d", tt.gogc, got, tt.merge)
+			t.Errorf("GOGC=%q: once a build is analysed at %d, want %d", tt.gogc, got, tt.merge)
 		}
 		inner := p.Build()
 		outer()

@@ -175,8 +175,8 @@ func TestWatcherIgnoresItsOwnDataFolder(t *testing.T) {
 	write(t, filepath.Join(data, "casebook.db"), "x")
 	r := &reloads{}
 	startWatch(t, lib, data, r)
-	for _, p := range []string{filepath.Join(data, "casebook.db"), filepath.Join(data, "index-1", "index_meta.json"),
-		filepath.Join(data, "index-1", "store", "root.yaml")} {
+	for _, p := range []string{filepath.Join(data, "casebook.db"), filepath.Join(data, "index-1", "casebook-fields.bin"),
+		filepath.Join(data, "index-1", "casebook-forward.bin")} {
 		write(t, p, "y")
 	}
 	if n := r.settle(500 * time.Millisecond); n != 0 {

@@ -182,18 +182,19 @@ func (l *Loader) Failure() *LoadFailure { return l.failure.Load() }
 
 // MemoryPolicy is how the process spends memory while a library loads.
 // The loader only says when things happen: a cold build starts (Build,
-// whose result is called when it ends), the search index's merge starts
-// (Merge), and memory the load freed can go back to the system (Release).
+// whose result is called when it ends), the search index has analysed
+// every document (Analysed), and memory the load freed can go back to the
+// system (Release).
 type MemoryPolicy interface {
 	Build() (done func())
-	Merge()
+	Analysed()
 	Release()
 }
 
 type noPolicy struct{}
 
 func (noPolicy) Build() func() { return func() {} }
-func (noPolicy) Merge()        {}
+func (noPolicy) Analysed()     {}
 func (noPolicy) Release()      {}
 
 func (l *Loader) memory() MemoryPolicy {
@@ -253,7 +254,7 @@ func (l *Loader) Load(ctx context.Context) (*Content, error) {
 	l.prune()
 	if !c.Warm {
 		// A cold build holds far more at its peak than it keeps (parsed
-		// Markdown, analysed documents, segments being merged), and the Go
+		// Markdown, analysed documents, the store being written), and the Go
 		// runtime returns freed memory to the system only gradually, so
 		// the process would stay near its peak for minutes; give it back
 		// now, once, off the loader's lock.

@@ -113,22 +113,20 @@ func (l *Loader) buildOnce(ctx context.Context, files *library.Files) (_ *Conten
 	// 5. the store, built from the library recording those problems or,
 	//    when it was reopened, holding those its build recorded. Both only
 	//    read the parsed library, so a cold load builds them at the same
-	//    time. The index comes in two steps: documents analysed on every
-	//    core and written in segments, then the segments merged into one,
-	//    on one core with every segment file mapped. The store's one
-	//    writer is built beside that merge, with the whole-library graph,
-	//    rather than beside the analysis: the analysis keeps both cores
-	//    busy on its own, and the merge alone would leave one idle.
+	//    time. The index analyses documents on every core; the store's one
+	//    writer is built once that analysis is done, with the whole-library
+	//    graph, rather than beside it: the analysis keeps both cores busy
+	//    on its own.
 	//    A cold load's build steps are where its memory peaks: the parsed
 	//    library, documents being analysed and indexed, the read model
 	//    being written. The collector runs more often while they run
-	//    (buildGC), and more often still from the merge on (mergeGC);
-	//    when the merge starts, the memory the analysis freed is handed
-	//    back, so the merge's files and the store's pages do not add to
-	//    the analysis's peak.
+	//    (buildGC), and more often still once the index is analysed
+	//    (analysedGC); then the memory the analysis freed is handed back,
+	//    so the index's files and the store's pages do not add to the
+	//    analysis's peak.
 	// The parsed library is saved for the next start from when the index
-	// merges: its section texts are written then and read from their file
-	// after, so the merge and the store, where the cold load peaks, run
+	// is analysed: its section texts are written then and read from their
+	// file after, so the store, where the cold load peaks, runs
 	// without them in memory (about 13 MB at 10,000 incidents; the store
 	// reads them back from the file). The rest is written once loaded.
 	save := sync.OnceFunc(func() {
@@ -138,30 +136,30 @@ func (l *Loader) buildOnce(ctx context.Context, files *library.Files) (_ *Conten
 	})
 	opt := l.Search
 	opt.Triage = cat
-	merging := make(chan struct{})
-	var mergeOnce sync.Once
-	merged := func() { mergeOnce.Do(func() { close(merging) }) }
+	analysing := make(chan struct{})
+	var analysedOnce sync.Once
+	analysed := func() { analysedOnce.Do(func() { close(analysing) }) }
 	if !stored {
 		defer l.memory().Build()()
-		opt.Merging = func() {
-			l.memory().Merge()
+		opt.Analysed = func() {
+			l.memory().Analysed()
 			go l.memory().Release()
 			save()
-			merged()
+			analysed()
 		}
 	}
 	var ixErr error
 	indexed := make(chan struct{})
 	go func() {
 		defer close(indexed)
-		defer merged()
+		defer analysed()
 		c.Search, ixErr = l.index(lib, opt)
 	}()
 	if stored {
 		c.Problems, err = c.Store.Problems(ctx)
 	} else {
 		c.Problems = problems
-		<-merging
+		<-analysing
 		drawing = drawAside(lib)
 		c.Store, err = store.Build(ctx, l.dataDir, lib, problems)
 	}

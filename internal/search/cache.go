@@ -1,7 +1,6 @@
 package search
 
 import (
-	"casebook/internal/triage"
 	"container/list"
 	"runtime"
 	"slices"
@@ -17,28 +16,6 @@ import (
 // otherwise: 1,200–2,000 answers of a page of 20 (an answer's JSON measured
 // 34–70 KB, 16–28 KB compressed).
 const DefaultCacheBytes = 32 << 20
-
-// Options tune an open index.
-type Options struct {
-	// CacheBytes bounds the result cache; 0 turns it off, negative means
-	// DefaultCacheBytes.
-	CacheBytes int64
-	// OnCache is told of every cache lookup (hit or miss), for metrics.
-	OnCache func(hit bool)
-	// Merging, when set, is called when a fresh build has written its
-	// segments and starts merging them into one: the build's analysed
-	// documents are garbage from then on, and the merge maps every segment
-	// file, so the caller may hand the freed memory back first (see
-	// content's load pipeline).
-	Merging func()
-	// Turns admits searches: its capacity is how many run at once, shared
-	// by every index the process opens with it (the caller sizes it to
-	// the cores). Nil runs every search at once.
-	Turns chan struct{}
-	// Triage, when set, lets a query that names a symptom or a route put
-	// the route's playbook section first (Result.Best).
-	Triage *triage.Catalog
-}
 
 // resultCache keeps recent answers, bounded in bytes. It belongs to one
 // Index, so its keys are implicitly those of one content hash: a reload

@@ -62,9 +62,7 @@ const shownDocs = 3072
 // system call, and those reads were close to half of locating the query's
 // terms at 10,000 incidents in a CPU profile under load (about 4.6 µs a
 // read by that profile's count). A block is about 2.2 KB there (the file
-// over the documents), so 2,048 of them cost about 4.5 MB; the server's
-// peak on the benchmark's query log had fallen by 15–20 MiB when the places
-// stopped coming from bleve's mapped files.
+// over the documents), so 2,048 of them cost about 4.5 MB.
 const placedDocs = 2048
 
 // maxTypoWords bounds the words whose typo neighbours are kept: building

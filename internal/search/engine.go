@@ -2,25 +2,21 @@ package search
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
 	"runtime"
 	"slices"
-	"sort"
 	"time"
 
 	"github.com/blevesearch/bleve/v2/analysis"
-	index "github.com/blevesearch/bleve_index_api"
 )
 
-// The query engine reads the memory fields' posting lists (memfield.go) and
-// scores in flat arrays indexed by document rank, instead of building a
-// tree of bleve searchers, which walks every field of every word with a
-// heap of matches per step; the arrays cost a few additions per posting.
-// bleve does the analysis and matches quoted phrases; the forward file
-// (forward.go) places the matches for highlights and the phrase bonus.
+// The query engine reads the memory fields' posting lists (postings.go) and
+// scores in flat arrays indexed by document rank; the arrays cost a few
+// additions per posting. bleve's analyzers read the query as they read the
+// documents; the forward file (forward.go) places the matches for quoted
+// phrases, highlights and the phrase bonus.
 
 // BM25 parameters, as bleve and Lucene use them.
 const (
@@ -50,7 +46,7 @@ type scratch struct {
 	wtouched []int32
 	ltouched []int32
 	cands    []int32 // every rank that matched a word
-	tfd      index.TermFieldDoc
+	block    []byte  // a forward block being read
 }
 
 func (ix *Index) getScratch() *scratch {
@@ -73,7 +69,6 @@ func (ix *Index) putScratch(s *scratch) {
 // matcher state of one query run.
 type run struct {
 	ix       *Index
-	r        index.IndexReader
 	s        *scratch
 	ctx      context.Context
 	deadline time.Time
@@ -222,19 +217,18 @@ func (u *run) endWord(bit int) {
 // phrase adds the documents holding a quoted phrase in the "all", "code"
 // or Korean field. Candidates are the documents holding every token of the
 // phrase that pass keep (the filters, when given); only they have their
-// positions read, in document order, as bleve's phrase searcher would for
-// every candidate.
+// places read from the forward file.
 func (u *run) phrase(p string, bit int, keep func(int) bool) error {
 	ix, s := u.ix, u.s
 	fields := []struct {
-		field string
-		an    analysis.Analyzer
-	}{{fieldAll, ix.english}, {fieldCode, ix.english}}
+		f  memField
+		an analysis.Analyzer
+	}{{memAll, ix.english}, {memCode, ix.english}}
 	if hasHangul(p) {
 		fields = append(fields, struct {
-			field string
-			an    analysis.Analyzer
-		}{fieldKorean, ix.korean})
+			f  memField
+			an analysis.Analyzer
+		}{memKo, ix.korean})
 	}
 	matched := map[int32]bool{}
 	for _, f := range fields {
@@ -242,105 +236,57 @@ func (u *run) phrase(p string, bit int, keep func(int) bool) error {
 		if len(toks) == 0 {
 			continue
 		}
-		var terms []string
-		seen := map[string]bool{}
-		for _, t := range toks {
-			if !seen[string(t.Term)] {
-				seen[string(t.Term)] = true
-				terms = append(terms, string(t.Term))
-			}
-		}
-		// Candidates: every distinct token present.
+		post := &ix.mem.fields[f.f]
+		ids := make([]uint32, len(toks)) // each token's term number
+		var terms []int                  // the distinct terms, in the vocabulary
 		dead := false
-		for _, term := range terms {
-			tfr, err := u.r.TermFieldReader(u.ctx, []byte(term), f.field, false, false, false)
-			if err != nil {
-				return err
-			}
-			if tfr.Count() == 0 {
-				tfr.Close()
-				dead = true
+		for i, t := range toks {
+			k, ok := post.lookup(string(t.Term))
+			if !ok {
+				dead = true // a token no document holds
 				break
 			}
-			for {
-				d, err := tfr.Next(s.tfd.Reset())
-				if err != nil {
-					tfr.Close()
-					return err
-				}
-				if d == nil {
-					break
-				}
-				u.postings++
-				num := d.ID.Value()
-				if num >= uint64(len(ix.rankOf)) || ix.rankOf[num] < 0 {
-					continue
-				}
-				rank := ix.rankOf[num]
-				if s.lcnt[rank] == 0 {
-					s.ltouched = append(s.ltouched, rank)
-				}
-				s.lcnt[rank]++
+			ids[i] = post.ids[k]
+			if !slices.Contains(terms, k) {
+				terms = append(terms, k)
 			}
-			tfr.Close()
 		}
-		var cands []int
+		if dead {
+			continue
+		}
+		// Candidates: every distinct token present.
+		for _, k := range terms {
+			for it := post.iter(k); it.next(); {
+				if s.lcnt[it.rank] == 0 {
+					s.ltouched = append(s.ltouched, it.rank)
+				}
+				s.lcnt[it.rank]++
+			}
+			u.postings += int(post.df[k])
+		}
+		var cands []int32
 		for _, rank := range s.ltouched {
-			if !dead && int(s.lcnt[rank]) == len(terms) && !matched[rank] && (keep == nil || keep(int(rank))) {
-				cands = append(cands, int(rank))
+			if int(s.lcnt[rank]) == len(terms) && !matched[rank] && (keep == nil || keep(int(rank))) {
+				cands = append(cands, rank)
 			}
 			s.lcnt[rank] = 0
 		}
 		s.ltouched = s.ltouched[:0]
-		if len(cands) == 0 {
-			continue
-		}
-		sort.Slice(cands, func(i, j int) bool { return ix.docOf[cands[i]] < ix.docOf[cands[j]] })
-		// Positions of each token in each candidate, in lockstep.
-		readers := make([]index.TermFieldReader, len(toks))
-		for i, t := range toks {
-			tfr, err := u.r.TermFieldReader(u.ctx, t.Term, f.field, false, false, true)
-			if err != nil {
-				for _, r := range readers[:i] {
-					r.Close()
-				}
-				return err
-			}
-			readers[i] = tfr
-		}
-		// One TermFieldDoc per reader: scorch keeps the id of the last
-		// document a reader returned in the TermFieldDoc it filled, and
-		// compares the next target with it; a shared one made every
-		// reader restart from the first posting.
-		tfds := make([]index.TermFieldDoc, len(readers))
-		// Each token's places in a candidate, as array<<32 | position,
-		// sorted; the buffers are reused across candidates (a map per
-		// token and candidate was a quarter of a query's allocation).
+		// Each token's places in a candidate, as segment<<32 | position,
+		// sorted; the buffers are reused across candidates.
 		places := make([][]uint64, len(toks))
 		for _, rank := range cands {
-			id := ix.docID(rank)
-			for i, r := range readers {
-				d, err := r.Advance(id, tfds[i].Reset())
-				if err != nil {
-					for _, r := range readers {
-						r.Close()
-					}
-					return err
-				}
-				b := places[i][:0]
-				if d != nil && d.ID.Compare(id) == 0 {
-					for _, v := range d.Vectors {
-						var a uint64
-						if len(v.ArrayPositions) > 0 {
-							a = v.ArrayPositions[0]
-						}
-						b = append(b, a<<32|v.Pos)
-					}
-				}
-				if !slices.IsSorted(b) {
-					slices.Sort(b)
-				}
-				places[i] = b
+			block, err := ix.mem.fwd.read(int(rank), s.block)
+			if err != nil {
+				return err
+			}
+			s.block = block
+			field, err := fwdFieldOf(block, int(f.f-memAll))
+			if err == nil {
+				err = field.positions(ids, places)
+			}
+			if err != nil {
+				return fmt.Errorf("%w (%s)", err, ix.byRank[rank].id())
 			}
 			for _, first := range places[0] {
 				ok := true
@@ -348,14 +294,11 @@ func (u *run) phrase(p string, bit int, keep func(int) bool) error {
 					_, ok = slices.BinarySearch(places[i], first+uint64(toks[i].Position-toks[0].Position))
 				}
 				if ok {
-					matched[int32(rank)] = true
-					u.addWord(int32(rank), phraseWeight)
+					matched[rank] = true
+					u.addWord(rank, phraseWeight)
 					break
 				}
 			}
-		}
-		for _, r := range readers {
-			r.Close()
 		}
 	}
 	u.endWord(bit)
@@ -457,159 +400,4 @@ func (u *run) match(p *plan, keep func(int) bool) error {
 		u.weights[len(p.words)+j] = phraseWeight * 3
 	}
 	return nil
-}
-
-// docID is bleve's internal id of the document of rank.
-func (ix *Index) docID(rank int) index.IndexInternalID {
-	id := make(index.IndexInternalID, 8)
-	binary.BigEndian.PutUint64(id, ix.docOf[rank])
-	return id
-}
-
-// matchLoc is one place where a term of the query matches a document:
-// the field, the term as indexed, the segment of the field (bleve's array
-// position) and the token's position and byte offsets in that segment.
-type matchLoc struct {
-	field, term            string
-	array, pos, start, end int
-}
-
-// locate finds where the query's terms stand in the documents at ranks,
-// for the phrase bonus and highlights: the prose fields' positions from
-// the forward file (one block per document), the typo vocabulary's by
-// analysing the short fields again. Each document's places come grouped by
-// the query's (field, term) pairs in the plan's order, each group in the
-// document's order, as bleve's term vectors gave them.
-func (ix *Index) locate(p *plan, ranks []int, doc func(rank int) *document) (map[int][]matchLoc, error) {
-	out := make(map[int][]matchLoc, len(ranks))
-	// The query's terms of each prose field, with their numbers.
-	type qterm struct {
-		term string
-		id   uint32
-	}
-	var qs [numProse][]qterm
-	var order []struct{ field, q int } // the pairs in the plan's order
-	typos := map[string]bool{}
-	for _, l := range ix.placedLeaves(p) {
-		if !l.positions {
-			continue
-		}
-		if l.field == fieldWords {
-			for _, tok := range l.tokens {
-				typos[tok] = true
-			}
-			continue
-		}
-		f, ok := memFieldOf(l.field)
-		if !ok || !f.mirrorsBleve() {
-			continue
-		}
-		fi, pf := int(f-memAll), &ix.mem.fields[f]
-	tokens:
-		for _, tok := range l.tokens {
-			for _, q := range qs[fi] {
-				if q.term == tok {
-					continue tokens
-				}
-			}
-			t, ok := pf.lookup(tok)
-			if !ok {
-				continue
-			}
-			qs[fi] = append(qs[fi], qterm{tok, pf.ids[t]})
-			order = append(order, struct{ field, q int }{fi, len(qs[fi]) - 1})
-		}
-	}
-	if len(order) > 0 {
-		var found [numProse][][]matchLoc
-		for fi := range qs {
-			found[fi] = make([][]matchLoc, len(qs[fi]))
-		}
-		for _, rank := range ranks {
-			block, err := ix.placedBlock(rank)
-			if err != nil {
-				return nil, err
-			}
-			fields, err := fwdFields(block)
-			if err != nil {
-				return nil, fmt.Errorf("%w (%s)", err, ix.byRank[rank].id())
-			}
-			n := 0
-			for fi := range qs {
-				for i := range found[fi] {
-					found[fi][i] = found[fi][i][:0]
-				}
-				if len(qs[fi]) == 0 {
-					continue
-				}
-				// The header names each term with the length of its
-				// places; only the query's terms' places are decoded.
-				h, at := fields[fi].header, 0
-				for range fields[fi].n {
-					id, k1 := binary.Uvarint(h)
-					l, k2 := binary.Uvarint(h[k1:])
-					h = h[k1+k2:]
-					for qi, q := range qs[fi] {
-						if uint64(q.id) != id {
-							continue
-						}
-						it := fwdPlaces{b: fields[fi].places[at : at+int(l)]}
-						for it.next() {
-							c := it.cur
-							found[fi][qi] = append(found[fi][qi], matchLoc{field: bleveFields[fi], term: q.term,
-								array: c.segment, pos: c.pos, start: c.start, end: c.end})
-							n++
-						}
-						if it.err {
-							return nil, fmt.Errorf("%w (%s)", errFwdFile, ix.byRank[rank].id())
-						}
-					}
-					at += int(l)
-				}
-			}
-			if n == 0 {
-				continue
-			}
-			locs := make([]matchLoc, 0, n)
-			for _, o := range order {
-				locs = append(locs, found[o.field][o.q]...)
-			}
-			out[rank] = locs
-		}
-	}
-	if len(typos) > 0 {
-		for _, rank := range ranks {
-			out[rank] = ix.locateTypos(doc(rank), typos, out[rank])
-		}
-	}
-	return out, nil
-}
-
-// placedLeaves are the leaves whose places highlights show: the words',
-// then the quoted phrases' words.
-func (ix *Index) placedLeaves(p *plan) []leaf {
-	var leaves []leaf
-	for _, w := range p.words {
-		leaves = append(leaves, w.leaves...)
-	}
-	for _, ph := range p.phrases {
-		leaves = append(leaves, ix.englishLeaves(ph, 1)...)
-		leaves = append(leaves, ix.koreanLeaves(ph)...)
-	}
-	return leaves
-}
-
-// locateTypos finds the typo vocabulary's terms in the short fields of d,
-// which the memory fields hold without positions: a few titles and
-// summaries analysed again cost less than positions for every document.
-// It appends them to locs.
-func (ix *Index) locateTypos(d *document, terms map[string]bool, locs []matchLoc) []matchLoc {
-	for i, toks := range d.wordTokens(ix.words) {
-		for _, t := range toks {
-			if terms[t.term] {
-				locs = append(locs, matchLoc{field: fieldWords, term: t.term, array: i, pos: t.pos, start: t.start, end: t.end})
-			}
-		}
-	}
-	return locs
 }

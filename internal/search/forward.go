@@ -11,13 +11,12 @@ import (
 )
 
 // The forward file holds, for every document, where each term of each
-// prose field (bleveFields) stands. Highlights and the phrase bonus read
-// the places of the query's terms in the few documents they show from
-// here, one read per document (and the last placedDocs blocks kept),
-// rather than through a reader per query term and field advanced to each
-// of those documents. The file stays on disk and is read with ReadAt: it
-// grows with the library (tens of MB at 10,000 incidents), too much to
-// hold under the memory target.
+// prose field (proseFields) stands. Quoted phrases read it for the
+// documents holding every word of the phrase, highlights and the phrase
+// bonus for the few documents they show, one read per document (and the
+// last placedDocs blocks kept for highlights). The file stays on disk and
+// is read with ReadAt: it grows with the library (tens of MB at 10,000
+// incidents), too much to hold under the memory target.
 //
 // A document's block is, for each prose field: the number of its distinct
 // terms; per term, its number (the memory field's ids) and the length in
@@ -265,35 +264,68 @@ type fwdField struct {
 	places []byte
 }
 
-// fwdFields splits a document's block into its prose fields.
-func fwdFields(b []byte) (out [numProse]fwdField, err error) {
-	for i := range out {
+// fwdFieldOf is the prose field fi of a document's block; only the
+// fields before it are walked.
+func fwdFieldOf(b []byte, fi int) (fwdField, error) {
+	for i := 0; ; i++ {
 		n, k := binary.Uvarint(b)
 		if k <= 0 {
-			return out, errFwdFile
+			return fwdField{}, errFwdFile
 		}
 		b = b[k:]
 		at, total := 0, uint64(0)
 		for range n {
 			_, k1 := binary.Uvarint(b[at:])
 			if k1 <= 0 {
-				return out, errFwdFile
+				return fwdField{}, errFwdFile
 			}
 			l, k2 := binary.Uvarint(b[at+k1:])
 			if k2 <= 0 {
-				return out, errFwdFile
+				return fwdField{}, errFwdFile
 			}
 			at += k1 + k2
 			total += l
 		}
-		out[i].n, out[i].header, b = int(n), b[:at], b[at:]
-		if uint64(len(b)) < total {
-			return out, errFwdFile
+		if uint64(len(b)-at) < total {
+			return fwdField{}, errFwdFile
 		}
-		out[i].places, b = b[:total], b[total:]
+		if i == fi {
+			return fwdField{n: int(n), header: b[:at], places: b[at : at+int(total)]}, nil
+		}
+		b = b[at+int(total):]
 	}
-	if len(b) != 0 {
-		return out, errFwdFile
+}
+
+// positions sets out[k] to the places of the term numbered ids[k], as
+// segment<<32 | position in document order, reusing out's storage; one
+// walk of the header serves every term.
+func (f *fwdField) positions(ids []uint32, out [][]uint64) error {
+	for k := range out {
+		out[k] = out[k][:0]
 	}
-	return out, nil
+	h, at := f.header, 0
+	for range f.n {
+		id, k1 := binary.Uvarint(h)
+		l, k2 := binary.Uvarint(h[k1:])
+		h = h[k1+k2:]
+		for k, want := range ids {
+			if uint64(want) != id {
+				continue
+			}
+			it := fwdPlaces{b: f.places[at : at+int(l)]}
+			for it.next() {
+				out[k] = append(out[k], uint64(it.cur.segment)<<32|uint64(it.cur.pos))
+			}
+			if it.err {
+				return errFwdFile
+			}
+		}
+		at += int(l)
+	}
+	for _, b := range out {
+		if !slices.IsSorted(b) {
+			slices.Sort(b)
+		}
+	}
+	return nil
 }

@@ -9,29 +9,21 @@ import (
 	"sync"
 	"time"
 
-	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/search/query"
-
 	"casebook/internal/library"
+	"casebook/internal/triage"
 )
 
 // Index is an open search index over one version of the library. It is
 // read-only and safe for concurrent searches.
 type Index struct {
-	bleve     bleve.Index
+	*analyzers
 	lib       *library.Library
 	matcher   *Matcher
-	english   analysis.Analyzer
-	korean    analysis.Analyzer
-	words     analysis.Analyzer             // the typo vocabulary's: lower-cased, unstemmed
-	mem       *memIndex                     // the short fields (memfield.go)
+	mem       *memIndex                     // every field's postings and the forward file (postings.go)
 	avgLen    map[string]float64            // average analysed length per field; 0 turns length normalisation off
 	byRank    []source                      // incidents newest first, then playbooks
 	rankByID  map[string]int                // incident and playbook ids
 	facets    *facetTable                   // facet values by rank
-	rankOf    []int32                       // bleve document number -> rank
-	docOf     []uint64                      // rank -> bleve document number
 	pool      sync.Pool                     // *scratch
 	cache     *resultCache                  // nil when off
 	shownDocs recentCache[int, *document]   // documents of recent hits (doccache.go)
@@ -41,6 +33,27 @@ type Index struct {
 	turns     chan struct{}                 // Options.Turns
 	glossary  *koGlossary                   // the Korean glossary and the taxonomy's names
 	info      Info
+}
+
+// Options tune an open index.
+type Options struct {
+	// CacheBytes bounds the result cache; 0 turns it off, negative means
+	// DefaultCacheBytes.
+	CacheBytes int64
+	// OnCache is told of every cache lookup (hit or miss), for metrics.
+	OnCache func(hit bool)
+	// Analysed, when set, is called when a fresh build has analysed every
+	// document and packed the memory fields: the analysis's memory is
+	// garbage from then on, so the caller may hand it back (see content's
+	// load pipeline).
+	Analysed func()
+	// Turns admits searches: its capacity is how many run at once, shared
+	// by every index the process opens with it (the caller sizes it to
+	// the cores). Nil runs every search at once.
+	Turns chan struct{}
+	// Triage, when set, lets a query that names a symptom or a route put
+	// the route's playbook section first (Result.Best).
+	Triage *triage.Catalog
 }
 
 // source is the library object behind an index document.
@@ -73,19 +86,10 @@ const (
 	staleBuildAge = time.Hour
 )
 
-// builderBatch is how many documents bleve's builder takes into one
-// segment before writing it: they wait in memory analysed, and the segment
-// is built in memory beside them, so a larger batch raises the cold load's
-// peak memory and a smaller one adds segments to merge (more CPU). The
-// segments are merged bleve's way, ten at a time, since merging all at
-// once maps every input segment together. docs/performance.md has the
-// measurements behind both choices.
-const builderBatch = 125
-
 // SchemaVersion names the layout of the index (mapping and manifest). A
 // change to either must bump it, so that an index written by an older
 // Casebook is rebuilt rather than misread.
-const SchemaVersion = 10
+const SchemaVersion = 11
 
 // DirName is the directory, under the data folder, of the index of the
 // library with this content hash.
@@ -116,7 +120,12 @@ func OpenWith(dir string, lib *library.Library, opt Options) (*Index, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("search: open: %w", err)
 	}
+	an, err := newAnalyzers()
+	if err != nil {
+		return nil, err
+	}
 	ix := newIndex(lib)
+	ix.analyzers = an
 	ix.cache = newResultCache(opt.CacheBytes, opt.OnCache)
 	ix.router = newRouter(opt.Triage, lib, ix.matcher)
 	ix.turns = opt.Turns
@@ -124,10 +133,10 @@ func OpenWith(dir string, lib *library.Library, opt Options) (*Index, error) {
 	ix.info.Path = path
 
 	if _, err := os.Stat(path); err == nil {
-		bi, mem, man, err := openVerified(path, lib.Hash, len(ix.byRank))
+		mem, man, err := openVerified(path, lib.Hash, len(ix.byRank))
 		if err == nil {
 			ix.info.Reused = true
-			return ix.opened(bi, mem, man, start)
+			return ix.opened(mem, man, start), nil
 		}
 		ix.info.Rejected = err
 		if err := os.RemoveAll(path); err != nil {
@@ -135,14 +144,14 @@ func OpenWith(dir string, lib *library.Library, opt Options) (*Index, error) {
 		}
 	}
 
-	if err := build(dir, path, ix, opt.Merging); err != nil {
+	if err := build(dir, path, ix, opt.Analysed); err != nil {
 		return nil, err
 	}
-	bi, mem, man, err := openVerified(path, lib.Hash, len(ix.byRank))
+	mem, man, err := openVerified(path, lib.Hash, len(ix.byRank))
 	if err != nil {
 		return nil, fmt.Errorf("search: open new index: %w", err)
 	}
-	return ix.opened(bi, mem, man, start)
+	return ix.opened(mem, man, start), nil
 }
 
 func newIndex(lib *library.Library) *Index {
@@ -159,60 +168,15 @@ func newIndex(lib *library.Library) *Index {
 	return ix
 }
 
-func (ix *Index) opened(bi bleve.Index, mem *memIndex, man *manifest, start time.Time) (*Index, error) {
-	ix.bleve, ix.mem = bi, mem
-	// Every field's lengths are in the memory fields, bleve's too.
+func (ix *Index) opened(mem *memIndex, man *manifest, start time.Time) *Index {
+	ix.mem = mem
 	ix.avgLen = map[string]float64{}
 	for f := range numMem {
 		ix.avgLen[memFieldNames[f]] = mem.avgLen(f, man.Docs)
 	}
-	var err error
-	ix.english = ix.bleve.Mapping().AnalyzerNamed(analyzerEn)
-	ix.korean = ix.bleve.Mapping().AnalyzerNamed(analyzerKo)
-	ix.words = ix.bleve.Mapping().AnalyzerNamed(analyzerWords)
-	if ix.english == nil || ix.korean == nil || ix.words == nil {
-		err = fmt.Errorf("search: index mapping lacks the %q or %q analyzer", analyzerEn, analyzerKo)
-	}
-	if err == nil {
-		err = ix.mapDocumentNumbers()
-	}
-	if err != nil {
-		ix.bleve.Close()
-		ix.mem.close()
-		return nil, err
-	}
 	ix.info.Docs = len(ix.byRank)
 	ix.info.Took = time.Since(start)
-	return ix, nil
-}
-
-// mapDocumentNumbers records the rank of each of bleve's internal document
-// numbers, so that a match can be placed without looking its id up.
-func (ix *Index) mapDocumentNumbers() error {
-	rankByID := make(map[string]int32, len(ix.byRank))
-	for rank, s := range ix.byRank {
-		rankByID[s.id()] = int32(rank)
-	}
-	ix.docOf = make([]uint64, len(ix.byRank))
-	req := bleve.NewSearchRequestOptions(query.NewMatchAllQuery(), len(ix.byRank), 0, false)
-	req.Score = "none"
-	sr, err := ix.bleve.Search(req)
-	if err != nil {
-		return fmt.Errorf("search: map documents: %w", err)
-	}
-	for _, h := range sr.Hits {
-		rank, ok := rankByID[h.ID]
-		if !ok {
-			return fmt.Errorf("search: index holds %q, which the library does not", h.ID)
-		}
-		num := h.IndexInternalID.Value()
-		for uint64(len(ix.rankOf)) <= num {
-			ix.rankOf = append(ix.rankOf, -1)
-		}
-		ix.rankOf[num] = rank
-		ix.docOf[rank] = num
-	}
-	return nil
+	return ix
 }
 
 // document rebuilds the indexed form of a document for highlighting.
@@ -243,11 +207,7 @@ func (ix *Index) Close() error {
 	if ix.cache != nil {
 		ix.cache.close()
 	}
-	err := ix.bleve.Close()
-	if ferr := ix.mem.close(); err == nil {
-		err = ferr
-	}
-	return err
+	return ix.mem.close()
 }
 
 // RemoveStale deletes the indexes of other content versions under dir, and

@@ -81,16 +81,15 @@ func TestOpenRebuildsDamagedIndex(t *testing.T) {
 		name   string
 		damage func(t *testing.T, path string)
 	}{
-		{"truncated segment", func(t *testing.T, path string) {
-			seg := largestFile(t, path, ".zap")
-			fi, _ := os.Stat(seg)
-			if err := os.Truncate(seg, fi.Size()/2); err != nil {
+		{"truncated forward file", func(t *testing.T, path string) {
+			name := filepath.Join(path, fwdFileName)
+			fi, _ := os.Stat(name)
+			if err := os.Truncate(name, fi.Size()/2); err != nil {
 				t.Fatal(err)
 			}
 		}},
-		{"overwritten segment bytes", func(t *testing.T, path string) {
-			seg := largestFile(t, path, ".zap")
-			f, err := os.OpenFile(seg, os.O_WRONLY, 0)
+		{"overwritten fields file bytes", func(t *testing.T, path string) {
+			f, err := os.OpenFile(filepath.Join(path, memFileName), os.O_WRONLY, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,8 +98,8 @@ func TestOpenRebuildsDamagedIndex(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
-		{"empty root.bolt", func(t *testing.T, path string) {
-			if err := os.WriteFile(filepath.Join(path, "store", "root.bolt"), nil, 0o644); err != nil {
+		{"empty fields file", func(t *testing.T, path string) {
+			if err := os.WriteFile(filepath.Join(path, memFileName), nil, 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -121,7 +120,7 @@ func TestOpenRebuildsDamagedIndex(t *testing.T) {
 			if err := os.MkdirAll(path, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(filepath.Join(path, "index_meta.json"), []byte("nonsense"), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(path, memFileName), []byte("nonsense"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -205,20 +204,4 @@ func dirNames(t *testing.T, dir string) []string {
 		names = append(names, e.Name())
 	}
 	return names
-}
-
-func largestFile(t *testing.T, dir, ext string) string {
-	t.Helper()
-	var best string
-	var size int64 = -1
-	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
-		if err == nil && !fi.IsDir() && strings.HasSuffix(p, ext) && fi.Size() > size {
-			best, size = p, fi.Size()
-		}
-		return nil
-	})
-	if best == "" {
-		t.Fatalf("no %s file under %s", ext, dir)
-	}
-	return best
 }

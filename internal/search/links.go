@@ -44,18 +44,9 @@ func (ix *Index) Links(ctx context.Context, r Request) ([]TermLink, error) {
 			}
 		}
 	} else {
-		adv, err := ix.bleve.Advanced()
-		if err != nil {
-			return nil, err
-		}
-		rd, err := adv.Reader()
-		if err != nil {
-			return nil, err
-		}
-		defer rd.Close()
-		u := &run{ix: ix, r: rd, s: ix.getScratch(), ctx: ctx, deadline: time.Now().Add(queryTimeBox)}
+		u := &run{ix: ix, s: ix.getScratch(), ctx: ctx, deadline: time.Now().Add(queryTimeBox)}
 		defer ix.putScratch(u.s)
-		p := ix.plan(rd, uq)
+		p := ix.plan(uq)
 		if err := u.match(p, filter.keepBase); err != nil {
 			return nil, fmt.Errorf("search: links of %q: %w", r.Query, err)
 		}

@@ -13,9 +13,8 @@ import (
 
 // manifestName is written into a finished index directory last. Its absence
 // means the build never completed; a file whose size or checksum differs
-// from it means the index was truncated or damaged after the build. bleve
-// itself does not verify segment checksums when it opens an index, and a
-// damaged segment can fail at query time instead of at open time.
+// from it means the index was truncated or damaged after the build, which
+// would otherwise fail at query time instead of at open time.
 const manifestName = "casebook-manifest.json"
 
 type manifest struct {

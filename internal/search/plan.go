@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2/analysis"
-	index "github.com/blevesearch/bleve_index_api"
 )
 
 // Field weights. The title names the symptom or the incident in a few words;
@@ -48,8 +47,8 @@ type leaf struct {
 	field  string
 	tokens []string
 	boost  float64
-	// positions: the leaf's field keeps term vectors and the highlighter
-	// reads them (see locate).
+	// positions: the forward file keeps the places of the leaf's field,
+	// which highlights read (see locate).
 	positions bool
 }
 
@@ -91,7 +90,7 @@ type plan struct {
 // of particles, Korean expressions the glossary knows joined with their
 // English renderings, taxonomy terms the words name, identifiers and typo
 // neighbours.
-func (ix *Index) plan(r index.IndexReader, q *userQuery) *plan {
+func (ix *Index) plan(q *userQuery) *plan {
 	p := &plan{phrases: q.phrases, exact: ix.exactRank(q), best: -1}
 	var words []string
 	seen := map[string]bool{}
@@ -168,7 +167,7 @@ func (ix *Index) plan(r index.IndexReader, q *userQuery) *plan {
 			qw = qword{text: sl.text, significant: true, leaves: ix.koreanLeaves(sl.text)}
 			qw.facets = appendFacets(qw.facets, ix, terms[i])
 		} else {
-			qw = ix.word(r, sl.text, terms[i])
+			qw = ix.word(sl.text, terms[i])
 		}
 		for _, e := range sl.renderings {
 			qw.leaves = append(qw.leaves, ix.englishLeaves(e, boostGloss)...)
@@ -199,7 +198,7 @@ func appendFacets(out []facetLeaf, ix *Index, terms []namedTerm) []facetLeaf {
 }
 
 // word builds the leaves of one word.
-func (ix *Index) word(r index.IndexReader, w string, terms []namedTerm) qword {
+func (ix *Index) word(w string, terms []namedTerm) qword {
 	qw := qword{text: w}
 	qw.facets = appendFacets(qw.facets, ix, terms)
 	if hasHangul(w) {

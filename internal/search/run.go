@@ -158,18 +158,9 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 		return res, nil
 	}
 
-	adv, err := ix.bleve.Advanced()
-	if err != nil {
-		return nil, err
-	}
-	rd, err := adv.Reader()
-	if err != nil {
-		return nil, err
-	}
-	defer rd.Close()
-	u := &run{ix: ix, r: rd, s: ix.getScratch(), ctx: ctx, deadline: time.Now().Add(queryTimeBox)}
+	u := &run{ix: ix, s: ix.getScratch(), ctx: ctx, deadline: time.Now().Add(queryTimeBox)}
 	defer func() { ix.putScratch(u.s) }()
-	p := ix.plan(rd, uq)
+	p := ix.plan(uq)
 	var best *Best
 	if route, pb, section := ix.router.route(uq, p); route != "" {
 		if rank, ok := ix.rankByID[pb]; ok && ix.byRank[rank].playbook != nil {
@@ -187,7 +178,7 @@ func (ix *Index) search(ctx context.Context, r Request) (*Result, error) {
 	if c.total == 0 && len(p.phrases) > 0 && len(filter.groups) > 0 {
 		c.facets.release()
 		ix.putScratch(u.s)
-		u = &run{ix: ix, r: rd, s: ix.getScratch(), ctx: ctx, deadline: u.deadline}
+		u = &run{ix: ix, s: ix.getScratch(), ctx: ctx, deadline: u.deadline}
 		if err := u.match(p, nil); err != nil {
 			return nil, fmt.Errorf("search: %q: %w", r.Query, err)
 		}

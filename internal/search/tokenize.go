@@ -78,7 +78,7 @@ func (t *fastTokenizer) Tokenize(input []byte) analysis.TokenStream {
 type tokenArena struct {
 	toks  []analysis.Token
 	out   analysis.TokenStream
-	freqs [3]termFreqs // analyse's, emptied by finish
+	freqs [numProse]termFreqs // analyse's, emptied by finish
 }
 
 func (t *fastTokenizer) tokenize(input []byte, a *tokenArena) analysis.TokenStream {

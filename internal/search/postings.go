@@ -21,11 +21,9 @@ import (
 // is matched and scored from them: the short fields (titles, summaries,
 // signals, organisations, source titles, Korean titles, the unstemmed typo
 // vocabulary and identifiers) and the prose fields ("all", "code", "ko"),
-// without positions. They cost a few bytes a posting, are built from the
-// tokens the analysis produces anyway (analyse.go), and are written beside
-// the bleve index so a warm start reads them back in milliseconds. bleve
-// holds the prose fields with positions, for quoted phrases only;
-// docs/performance.md has what each step of this design saved.
+// without positions. They cost a few bytes a posting and are written to
+// the fields file, which a warm start reads back in milliseconds. The
+// prose fields' places are in the forward file (forward.go).
 
 // memField numbers the fields held in memory.
 type memField int
@@ -39,7 +37,7 @@ const (
 	memKoTitle
 	memWords
 	memIdent
-	memAll // the prose fields bleve also holds (bleveFields), in its order
+	memAll // the prose fields (proseFields), in their order
 	memCode
 	memKo
 	numMem
@@ -49,8 +47,9 @@ const (
 var memFieldNames = [numMem]string{fieldTitle, fieldSummary, fieldSignals, fieldOrgText, fieldSources, fieldKoTitle, fieldWords, fieldIdent,
 	fieldAll, fieldCode, fieldKorean}
 
-// mirrorsBleve reports whether bleve holds f too, and scores its lengths.
-func (f memField) mirrorsBleve() bool { return f >= memAll }
+// prose reports whether f is a prose field, whose places the forward file
+// keeps.
+func (f memField) prose() bool { return f >= memAll }
 
 // memFieldOf maps a field name to its memory field.
 func memFieldOf(name string) (memField, bool) {
@@ -72,36 +71,13 @@ type postings struct {
 	data  []byte
 	lens  []uint32 // analysed length of the field by rank
 	total int64    // sum of lens
-	// bleveLens, for the fields bleve also holds, is each length as
-	// bleve's norm gives it back (a float32 of 1/√length, squared and
-	// inverted): scores are the same to the bit as when these fields were
-	// read through bleve.
-	bleveLens []float64
-	// ids, for the same fields, are each term's number in the forward
+	// ids, for the prose fields, are each term's number in the forward
 	// file (forward.go): the order the builder first met the terms in.
 	ids []uint32
 }
 
 // length is the field's length in the document at rank, for BM25.
-func (p *postings) length(rank int32) float64 {
-	if p.bleveLens != nil {
-		return p.bleveLens[rank]
-	}
-	return float64(p.lens[rank])
-}
-
-// setBleveLens fills bleveLens from lens.
-func (p *postings) setBleveLens() {
-	p.bleveLens = make([]float64, len(p.lens))
-	for i, l := range p.lens {
-		if l > 0 {
-			// zapx stores the length as a float32's bits; Posting.Norm
-			// returns float64(float32(1/√length)).
-			norm := float64(float32(1 / math.Sqrt(float64(l))))
-			p.bleveLens[i] = 1 / (norm * norm)
-		}
-	}
-}
+func (p *postings) length(rank int32) float64 { return float64(p.lens[rank]) }
 
 // lookup returns the position of term in the vocabulary.
 func (p *postings) lookup(term string) (int, bool) {
@@ -154,7 +130,7 @@ type memIndex struct {
 func (m *memIndex) close() error { return m.fwd.close() }
 
 // avgLen is the field's average analysed length, 0 for identifiers (whose
-// length is not normalised, as for bleve's keyword fields).
+// length is not normalised: an identifier is one token).
 func (m *memIndex) avgLen(f memField, docs int) float64 {
 	if f == memIdent || docs == 0 {
 		return 0
@@ -201,7 +177,7 @@ func (b *memBuilder) add(f memField, rank int32, counts []termCount, length int)
 	b.lens[f][rank] = uint32(length)
 	b.total[f] += int64(length)
 	var ids *[]uint32
-	if f.mirrorsBleve() {
+	if f.prose() {
 		ids = &b.ids[f-memAll]
 		*ids = (*ids)[:0]
 	}
@@ -246,7 +222,7 @@ func (b *memBuilder) finish() (*memIndex, error) {
 		p.df = make([]uint32, len(p.terms))
 		p.off = make([]uint32, len(p.terms)+1)
 		p.data = make([]byte, 0, size)
-		if memField(f).mirrorsBleve() {
+		if memField(f).prose() {
 			p.ids = make([]uint32, len(p.terms))
 		}
 		for i, t := range p.terms {
@@ -261,9 +237,6 @@ func (b *memBuilder) finish() (*memIndex, error) {
 		b.terms[f] = nil // garbage from here, before the next field is packed
 		p.off[len(p.terms)] = uint32(len(p.data))
 		p.lens, p.total = b.lens[f], b.total[f]
-		if memField(f).mirrorsBleve() {
-			p.setBleveLens()
-		}
 	}
 	fst, err := buildFST(&m.fields[memWords])
 	if err != nil {
@@ -330,8 +303,7 @@ func levAutomaton(w string, k int) (vellum.Automaton, error) {
 	return lev2.BuildDfa(w, 2)
 }
 
-// memFileName is the memory fields' file inside the index directory; the
-// manifest checksums it with bleve's files.
+// memFileName is the memory fields' file inside the index directory.
 const memFileName = "casebook-fields.bin"
 
 const memMagic = "CBMF3\n"
@@ -429,8 +401,7 @@ func readMemIndex(dir string, docs int) (*memIndex, error) {
 		if r.err != nil {
 			return nil, errMemFile
 		}
-		if memField(f).mirrorsBleve() {
-			p.setBleveLens()
+		if memField(f).prose() {
 			p.ids = make([]uint32, n)
 			for i := range p.ids {
 				id := r.uvarint()
