@@ -48,7 +48,8 @@ var allowedLatin = map[string]bool{"kubernetes": true, "zone": true, "casebook":
 	// script (rule 1), and kinds, reasons and fields as the software
 	// prints them; the probe and error catalogues use them in English.
 	"device": true, "plugin": true, "preemption": true, "daemonset": true, "kubelet": true, "toolkit": true,
-	"failedscheduling": true, "replicaset": true, "priority": true, "priorityclass": true, "autoscaler": true}
+	"failedscheduling": true, "replicaset": true, "priority": true, "priorityclass": true, "autoscaler": true,
+	"ingress": true, "webhook": true, "admission": true}
 
 // products are names written as their makers write them, taken out of the
 // text before it is read for English words.
