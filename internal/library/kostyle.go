@@ -27,6 +27,7 @@ var koRuledOut = []struct {
 	{regexp.MustCompile(`건강한|건강하지|아프다|아픈|아파서|굶기|굶주|싸우`), "an English metaphor: write 정상/문제가 있는/자원을 독차지하다"},
 	{regexp.MustCompile(`더한다|더하거나|더하지|더하는|더했다`), "add is 추가하다 (or 늘리다 for capacity), not 더하다"},
 	{regexp.MustCompile(`[0-9]+층`), "steps of a tree are 1단계, 2단계, not 층"},
+	{regexp.MustCompile(`메트릭|프로브|테인트|톨러레이션|셀렉터|오토스케일러|웹훅|인그레스|오퍼랜드|매니지드`), "a transliteration the style rules rule out: keep the word in Latin script (probe, taint, webhook …), or write 지표 for metrics and 관리형 for managed"},
 }
 
 // koKubernetes finds Kubernetes written in Latin letters; koProductAround
@@ -39,9 +40,10 @@ var (
 	koCode        = regexp.MustCompile("`[^`]*`|https?://\\S+|\\[[^\\]]*\\]\\([^)]*\\)")
 )
 
-// koAliases is a search alias list: it holds what people type, ruled-out
-// spellings included, so search finds them.
-var koAliases = regexp.MustCompile(`^\s*aliases(_ko)?:`)
+// koAliases is a search alias list or a signal's pattern: both hold what
+// people type, ruled-out spellings included, so search and the classifier
+// find them.
+var koAliases = regexp.MustCompile(`^\s*(aliases(_ko)?|regex):`)
 
 // koNounsInJa are nouns ending in 자 (者, 字) that can close a sentence; any
 // other sentence in Lessons that ends in 자 is the propositive "let's".

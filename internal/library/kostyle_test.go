@@ -16,6 +16,8 @@ func TestKoreanStyle(t *testing.T) {
 		{"what we read", "incidents/IL-9001-x.ko.md", "우리가 읽은 범위에서는 원인이 없다.\n확인한 범위에서는 원인이 없다.", []int{1}},
 		{"label", "triage/x.yaml", "    question_ko: 노드 레이블이 맞나요?\n    question_ko: 노드 라벨이 맞나요?", []int{1}},
 		{"aliases keep what people type", "taxonomy.yaml", "    aliases: [node label, 레이블 변경]\n    label_ko: 레이블 변경", []int{2}},
+		{"transliteration", "checks/x.yaml", "title_ko: 메트릭을 읽지 못하는 HPA\ntitle_ko: 지표를 읽지 못하는 HPA\nlabel_ko: 프로브가 포기함", []int{1, 3}},
+		{"a signal's pattern keeps what people type", "triage/signals.yaml", "    regex: '프로브|헬스 체크'\n    label_ko: 웹훅 타임아웃", []int{2}},
 		{"metaphors", "incidents/IL-9001-x.ko.md", "건강한 노드로 옮겼다.\n다른 파드를 굶기는 프로세스.\n정상 노드로 옮겼다.\n노드가 정말 아픈지 본다.\n아파치 서버를 재시작했다.", []int{1, 2, 4}},
 		{"add", "playbooks/x.ko.md", "노드를 더한다.\n노드를 추가한다.", []int{1}},
 		{"tree steps", "playbooks/x.ko.md", "1층: 드라이버\n1단계: 드라이버", []int{1}},
