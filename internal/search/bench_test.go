@@ -159,6 +159,7 @@ var benchQueries = []struct {
 	{"words", Request{Query: "gpu node not ready"}},
 	{"words-long", Request{Query: "GPU node present but workload not scheduled"}},
 	{"phrase", Request{Query: `"kernel panic"`}},
+	{"phrase-common", Request{Query: `"memory limit"`}},
 	{"typo", Request{Query: "karpneter node repair"}},
 	{"error", Request{Query: "Failed to initialize NVML: Unknown Error"}},
 	{"error-long", Request{Query: "0/6 nodes are available: 2 Insufficient nvidia.com/gpu, 4 node(s) had untolerated taint"}},

@@ -34,7 +34,13 @@ func build(dir, path string, ix *Index, analysedAll func()) error {
 	}
 	err = ix.analyseAll(an, func(rank int, a *analysed) error {
 		for f := range a.counts {
-			mem.add(memField(f), int32(rank), a.counts[f], a.lens[f])
+			var places *fwdPart
+			if memField(f).prose() {
+				places = &a.fwd[f-int(memAll)]
+			}
+			if err := mem.add(memField(f), int32(rank), a.counts[f], a.lens[f], places); err != nil {
+				return fmt.Errorf("search: positions: %w", err)
+			}
 		}
 		if err := fw.add(&mem.ids, &a.fwd); err != nil {
 			return fmt.Errorf("search: forward file: %w", err)
@@ -49,7 +55,7 @@ func build(dir, path string, ix *Index, analysedAll func()) error {
 	if err != nil {
 		return err
 	}
-	mi, err := mem.finish()
+	mi, err := mem.finish(work)
 	if err != nil {
 		return err
 	}

@@ -45,8 +45,8 @@ type scratch struct {
 	lsum     []float32 // their score
 	wtouched []int32
 	ltouched []int32
-	cands    []int32 // every rank that matched a word
-	block    []byte  // a forward block being read
+	cands    []int32  // every rank that matched a word
+	pos      [][]byte // the positions of a phrase's terms being read
 }
 
 func (ix *Index) getScratch() *scratch {
@@ -216,8 +216,8 @@ func (u *run) endWord(bit int) {
 
 // phrase adds the documents holding a quoted phrase in the "all", "code"
 // or Korean field. Candidates are the documents holding every token of the
-// phrase that pass keep (the filters, when given); only they have their
-// places read from the forward file.
+// phrase that pass keep (the filters, when given); the positions of the
+// phrase's terms are read once each and walked beside the candidates.
 func (u *run) phrase(p string, bit int, keep func(int) bool) error {
 	ix, s := u.ix, u.s
 	fields := []struct {
@@ -237,8 +237,8 @@ func (u *run) phrase(p string, bit int, keep func(int) bool) error {
 			continue
 		}
 		post := &ix.mem.fields[f.f]
-		ids := make([]uint32, len(toks)) // each token's term number
-		var terms []int                  // the distinct terms, in the vocabulary
+		of := make([]int, len(toks)) // each token's place in terms
+		var terms []int              // the distinct terms, in the vocabulary
 		dead := false
 		for i, t := range toks {
 			k, ok := post.lookup(string(t.Term))
@@ -246,8 +246,9 @@ func (u *run) phrase(p string, bit int, keep func(int) bool) error {
 				dead = true // a token no document holds
 				break
 			}
-			ids[i] = post.ids[k]
-			if !slices.Contains(terms, k) {
+			of[i] = slices.Index(terms, k)
+			if of[i] < 0 {
+				of[i] = len(terms)
 				terms = append(terms, k)
 			}
 		}
@@ -272,26 +273,34 @@ func (u *run) phrase(p string, bit int, keep func(int) bool) error {
 			s.lcnt[rank] = 0
 		}
 		s.ltouched = s.ltouched[:0]
-		// Each token's places in a candidate, as segment<<32 | position,
+		if len(cands) == 0 {
+			continue
+		}
+		slices.Sort(cands)
+		// Each term's places in a candidate, as segment<<32 | position,
 		// sorted; the buffers are reused across candidates.
-		places := make([][]uint64, len(toks))
-		for _, rank := range cands {
-			block, err := ix.mem.fwd.read(int(rank), s.block)
-			if err != nil {
+		streams := make([]posStream, len(terms))
+		places := make([][]uint64, len(terms))
+		for j, k := range terms {
+			if len(s.pos) <= j {
+				s.pos = append(s.pos, nil)
+			}
+			var err error
+			if streams[j], s.pos[j], err = ix.mem.pos.stream(post, k, s.pos[j]); err != nil {
 				return err
 			}
-			s.block = block
-			field, err := fwdFieldOf(block, int(f.f-memAll))
-			if err == nil {
-				err = field.positions(ids, places)
+		}
+		for _, rank := range cands {
+			for j := range streams {
+				var err error
+				if places[j], _, err = streams[j].seek(rank, places[j]); err != nil {
+					return fmt.Errorf("%w (%s)", err, ix.byRank[rank].id())
+				}
 			}
-			if err != nil {
-				return fmt.Errorf("%w (%s)", err, ix.byRank[rank].id())
-			}
-			for _, first := range places[0] {
+			for _, first := range places[of[0]] {
 				ok := true
 				for i := 1; i < len(toks) && ok; i++ {
-					_, ok = slices.BinarySearch(places[i], first+uint64(toks[i].Position-toks[0].Position))
+					_, ok = slices.BinarySearch(places[of[i]], first+uint64(toks[i].Position-toks[0].Position))
 				}
 				if ok {
 					matched[rank] = true

@@ -11,12 +11,11 @@ import (
 )
 
 // The forward file holds, for every document, where each term of each
-// prose field (proseFields) stands. Quoted phrases read it for the
-// documents holding every word of the phrase, highlights and the phrase
-// bonus for the few documents they show, one read per document (and the
-// last placedDocs blocks kept for highlights). The file stays on disk and
-// is read with ReadAt: it grows with the library (tens of MB at 10,000
-// incidents), too much to hold under the memory target.
+// prose field (proseFields) stands. Highlights and the phrase bonus read
+// it for the few documents they show, one read per document (the last
+// placedDocs blocks are kept). The file stays on disk and is read with
+// ReadAt: it grows with the library, too much to hold under the memory
+// target.
 //
 // A document's block is, for each prose field: the number of its distinct
 // terms; per term, its number (the memory field's ids) and the length in
@@ -191,9 +190,8 @@ func (fw *fwdWriter) abort() { fw.f.Close() }
 
 // forward is the forward file opened for reading. It is read with ReadAt
 // rather than mapped: the kernel maps a faulted page's neighbours too, so a
-// mapping of it became resident in full within a few hundred searches
-// (22 MB at 10,000 incidents), where reads leave it in the page cache,
-// outside the process's memory.
+// mapping of it becomes resident in full within a few hundred searches,
+// where reads leave it in the page cache, outside the process's memory.
 type forward struct {
 	f    *os.File
 	offs []uint64 // docs+1 entries
@@ -294,38 +292,4 @@ func fwdFieldOf(b []byte, fi int) (fwdField, error) {
 		}
 		b = b[at+int(total):]
 	}
-}
-
-// positions sets out[k] to the places of the term numbered ids[k], as
-// segment<<32 | position in document order, reusing out's storage; one
-// walk of the header serves every term.
-func (f *fwdField) positions(ids []uint32, out [][]uint64) error {
-	for k := range out {
-		out[k] = out[k][:0]
-	}
-	h, at := f.header, 0
-	for range f.n {
-		id, k1 := binary.Uvarint(h)
-		l, k2 := binary.Uvarint(h[k1:])
-		h = h[k1+k2:]
-		for k, want := range ids {
-			if uint64(want) != id {
-				continue
-			}
-			it := fwdPlaces{b: f.places[at : at+int(l)]}
-			for it.next() {
-				out[k] = append(out[k], uint64(it.cur.segment)<<32|uint64(it.cur.pos))
-			}
-			if it.err {
-				return errFwdFile
-			}
-		}
-		at += int(l)
-	}
-	for _, b := range out {
-		if !slices.IsSorted(b) {
-			slices.Sort(b)
-		}
-	}
-	return nil
 }

@@ -89,7 +89,7 @@ const (
 // SchemaVersion names the layout of the index (mapping and manifest). A
 // change to either must bump it, so that an index written by an older
 // Casebook is rebuilt rather than misread.
-const SchemaVersion = 11
+const SchemaVersion = 12
 
 // DirName is the directory, under the data folder, of the index of the
 // library with this content hash.

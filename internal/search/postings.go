@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -23,7 +24,8 @@ import (
 // vocabulary and identifiers) and the prose fields ("all", "code", "ko"),
 // without positions. They cost a few bytes a posting and are written to
 // the fields file, which a warm start reads back in milliseconds. The
-// prose fields' places are in the forward file (forward.go).
+// prose fields' places stay on disk, by term in the positions file
+// (positions.go) and by document in the forward file (forward.go).
 
 // memField numbers the fields held in memory.
 type memField int
@@ -74,6 +76,9 @@ type postings struct {
 	// ids, for the prose fields, are each term's number in the forward
 	// file (forward.go): the order the builder first met the terms in.
 	ids []uint32
+	// posOff, for the prose fields, is where each term's positions start
+	// in the positions file; len(terms)+1 entries.
+	posOff []uint64
 }
 
 // length is the field's length in the document at rank, for BM25.
@@ -123,11 +128,12 @@ func (it *postingIter) next() bool {
 type memIndex struct {
 	fields [numMem]postings
 	words  *vellum.FST // the "words" vocabulary, value = document frequency
-	fwd    *forward    // the prose fields' tokens by document, on disk
+	fwd    *forward    // the prose fields' places by document, on disk
+	pos    *positions  // and by term
 }
 
-// close closes the forward file.
-func (m *memIndex) close() error { return m.fwd.close() }
+// close closes the forward and positions files.
+func (m *memIndex) close() error { return errors.Join(m.fwd.close(), m.pos.close()) }
 
 // avgLen is the field's average analysed length, 0 for identifiers (whose
 // length is not normalised: an identifier is one token).
@@ -153,7 +159,8 @@ type memBuilder struct {
 	total [numMem]int64
 	// ids are the numbers of the terms of the last document added to each
 	// prose field, in the order of its counts.
-	ids [numProse][]uint32
+	ids     [numProse][]uint32
+	scratch []byte
 }
 
 type termBuild struct {
@@ -161,6 +168,7 @@ type termBuild struct {
 	df   uint32
 	last int32
 	data []byte
+	pos  []byte // the prose fields' positions (positions.go)
 }
 
 func newMemBuilder(docs int) *memBuilder {
@@ -172,8 +180,9 @@ func newMemBuilder(docs int) *memBuilder {
 	return b
 }
 
-// add records one document's terms of field f; ranks arrive in order.
-func (b *memBuilder) add(f memField, rank int32, counts []termCount, length int) {
+// add records one document's terms of field f; ranks arrive in order. A
+// prose field comes with its places, by term in the order of counts.
+func (b *memBuilder) add(f memField, rank int32, counts []termCount, length int, places *fwdPart) error {
 	b.lens[f][rank] = uint32(length)
 	b.total[f] += int64(length)
 	var ids *[]uint32
@@ -181,7 +190,8 @@ func (b *memBuilder) add(f memField, rank int32, counts []termCount, length int)
 		ids = &b.ids[f-memAll]
 		*ids = (*ids)[:0]
 	}
-	for _, c := range counts {
+	at := 0
+	for j, c := range counts {
 		t := b.terms[f][c.term]
 		if t == nil {
 			t = &termBuild{id: uint32(len(b.terms[f]))}
@@ -204,12 +214,32 @@ func (b *memBuilder) add(f memField, rank int32, counts []termCount, length int)
 		}
 		t.df++
 		t.last = rank
+		if places != nil {
+			end := at + int(places.lens[j])
+			var err error
+			if t.pos, err = appendPositions(t.pos, places.places[at:end], &b.scratch); err != nil {
+				return err
+			}
+			at = end
+		}
 	}
+	return nil
 }
 
-// finish turns the collected postings into the memIndex.
-func (b *memBuilder) finish() (*memIndex, error) {
+// finish turns the collected postings into the memIndex and writes the
+// prose fields' positions into dir.
+func (b *memBuilder) finish(dir string) (*memIndex, error) {
 	m := &memIndex{}
+	pf, err := os.Create(filepath.Join(dir, posFileName))
+	if err != nil {
+		return nil, fmt.Errorf("search: positions file: %w", err)
+	}
+	defer pf.Close()
+	pw := bufio.NewWriterSize(pf, 64<<10)
+	if _, err := pw.WriteString(posMagic); err != nil {
+		return nil, fmt.Errorf("search: positions file: %w", err)
+	}
+	var posAt uint64
 	for f := range b.terms {
 		p := &m.fields[f]
 		p.terms = make([]string, 0, len(b.terms[f]))
@@ -223,12 +253,17 @@ func (b *memBuilder) finish() (*memIndex, error) {
 		p.off = make([]uint32, len(p.terms)+1)
 		p.data = make([]byte, 0, size)
 		if memField(f).prose() {
-			p.ids = make([]uint32, len(p.terms))
+			p.ids, p.posOff = make([]uint32, len(p.terms)), make([]uint64, len(p.terms)+1)
 		}
 		for i, t := range p.terms {
 			tb := b.terms[f][t]
 			if p.ids != nil {
-				p.ids[i] = tb.id
+				p.ids[i], p.posOff[i] = tb.id, posAt
+				if _, err := pw.Write(tb.pos); err != nil {
+					return nil, fmt.Errorf("search: positions file: %w", err)
+				}
+				posAt += uint64(len(tb.pos))
+				tb.pos = nil
 			}
 			p.df[i] = tb.df
 			p.off[i] = uint32(len(p.data))
@@ -236,7 +271,17 @@ func (b *memBuilder) finish() (*memIndex, error) {
 		}
 		b.terms[f] = nil // garbage from here, before the next field is packed
 		p.off[len(p.terms)] = uint32(len(p.data))
+		if p.posOff != nil {
+			p.posOff[len(p.terms)] = posAt
+		}
 		p.lens, p.total = b.lens[f], b.total[f]
+	}
+	// Not synced, like the other files: the manifest checksums it.
+	if err := pw.Flush(); err != nil {
+		return nil, fmt.Errorf("search: positions file: %w", err)
+	}
+	if err := pf.Close(); err != nil {
+		return nil, fmt.Errorf("search: positions file: %w", err)
 	}
 	fst, err := buildFST(&m.fields[memWords])
 	if err != nil {
@@ -306,7 +351,7 @@ func levAutomaton(w string, k int) (vellum.Automaton, error) {
 // memFileName is the memory fields' file inside the index directory.
 const memFileName = "casebook-fields.bin"
 
-const memMagic = "CBMF3\n"
+const memMagic = "CBMF4\n"
 
 // write saves the memory fields under dir.
 func (m *memIndex) write(dir string) error {
@@ -330,6 +375,9 @@ func (m *memIndex) write(dir string) error {
 		}
 		for _, id := range p.ids { // the prose fields only
 			b = binary.AppendUvarint(b, uint64(id))
+		}
+		for i := range p.ids {
+			b = binary.AppendUvarint(b, p.posOff[i+1]-p.posOff[i])
 		}
 	}
 	if err := os.WriteFile(filepath.Join(dir, memFileName), b, 0o644); err != nil {
@@ -363,6 +411,7 @@ func readMemIndex(dir string, docs int) (*memIndex, error) {
 		return nil, fmt.Errorf("search: fields file holds %d fields, want %d", n, numMem)
 	}
 	m := &memIndex{}
+	var posAt uint64
 	for f := range m.fields {
 		if name := r.str(); name != memFieldNames[f] {
 			return nil, fmt.Errorf("search: fields file holds %q where %q belongs", name, memFieldNames[f])
@@ -410,6 +459,12 @@ func readMemIndex(dir string, docs int) (*memIndex, error) {
 				}
 				p.ids[i] = uint32(id)
 			}
+			p.posOff = make([]uint64, n+1)
+			for i := range n {
+				p.posOff[i] = posAt
+				posAt += r.uvarint()
+			}
+			p.posOff[n] = posAt
 		}
 	}
 	if r.err != nil || r.pos != len(raw) {
@@ -421,6 +476,10 @@ func readMemIndex(dir string, docs int) (*memIndex, error) {
 	}
 	m.words = fst
 	if m.fwd, err = openForward(dir, docs); err != nil {
+		return nil, err
+	}
+	if m.pos, err = openPositions(dir, posAt); err != nil {
+		m.fwd.close()
 		return nil, err
 	}
 	return m, nil
