@@ -13,8 +13,7 @@ import (
 )
 
 // DefaultCacheBytes bounds the result cache of an index unless Options say
-// otherwise: 1,200–2,000 answers of a page of 20 (an answer's JSON measured
-// 34–70 KB, 16–28 KB compressed).
+// otherwise: a few thousand compressed answers of a page of 20.
 const DefaultCacheBytes = 32 << 20
 
 // resultCache keeps recent answers, bounded in bytes. It belongs to one
@@ -23,11 +22,10 @@ const DefaultCacheBytes = 32 << 20
 // index.
 //
 // An answer is kept as its JSON (without the query), compressed with
-// snappy: the API writes it back after a 13–50 µs decode, and a page or an
-// MCP tool decodes it into a Result (250–650 µs). Keeping the Result and its JSON side
-// by side cost 55–115 KB an answer, three to four times as much, and at
-// 10,000 incidents the cache was bound by its size: on the benchmark's
-// query log, 32 MiB of Results answered 72 % of requests and 96 MiB 82 %.
+// snappy: the API writes it back after a short decode, and a page or an
+// MCP tool decodes it into a Result. Keeping the Result beside its JSON
+// cost three to four times as much memory an answer, and the cache is
+// bound by its size, so fewer answers would be found in it.
 //
 // The answers live in one ring of bytes outside the Go heap (ringMemory),
 // written in turn: the oldest answers are overwritten first, and an answer
@@ -35,13 +33,12 @@ const DefaultCacheBytes = 32 << 20
 // the front, so answers in use stay (second chance; on the benchmark's
 // query log it answers as many requests as least-recently-used did). In the
 // Go heap the cache's bytes counted twice towards the process's memory:
-// the collector lets the heap grow to twice what is live, so 32 MiB of
-// answers held about 64 MiB, a fifth of the server's peak at 10,000
-// incidents. Outside it they count once. Only the keys and places are in
-// the heap. (VictoriaMetrics' fastcache also keeps its bytes off the heap,
-// but in 512 buckets of 64 KiB chunks, each a ring of its own: at 32 MiB a
-// bucket holds two or three answers of 16–28 KB, and answers would push
-// each other out by the hash of their keys rather than by age.)
+// the collector lets the heap grow to twice what is live. Outside it they
+// count once. Only the keys and places are in the heap. (VictoriaMetrics'
+// fastcache also keeps its bytes off the heap, but in 512 buckets of
+// 64 KiB chunks, each a ring of its own: a bucket holds two or three
+// answers, and answers would push each other out by the hash of their
+// keys rather than by age.)
 type resultCache struct {
 	mu      sync.Mutex
 	max     int64     // the ring's size

@@ -47,15 +47,10 @@ func (c *recentCache[K, V]) getOrErr(key K, build func() (V, error)) (V, error) 
 // shownDocs bounds the documents kept for highlighting. Highlights and the
 // phrase bonus read the text of up to 30 hits a query, and rebuilding each
 // document from the library (section prose without its commands, the
-// copied fields) was a tenth of an uncached /api/search at 10,000
-// incidents; popular queries show the same documents again and again. A
-// kept document costs about 3.2 KB at 10,000 incidents. On the benchmark's
-// query log (5,000 requests from an empty cache), 2,048 documents answered
-// 62 % of the lookups, 3,072 70 %, 4,096 76 %, 6,144 85 % and 8,192 91 %.
-// 3,072 costs about 3.3 MB more than 2,048: with 4,096 the server's peak
-// after the benchmark's HTTP tests rose to 285–289 MiB of the 300 it must
-// stay under, and the request rates did not tell the two apart within the
-// machine's noise.
+// copied fields) is a large share of an uncached search, and popular
+// queries show the same documents again and again. The bound is where a
+// larger cache stopped paying for its memory on the benchmark's query log
+// (docs/performance.md has the measurements).
 const shownDocs = 3072
 
 // placedDocs bounds the forward blocks kept (forward.go): reading one is a

@@ -61,8 +61,7 @@ func (r *Result) body() ([]byte, error) { return r.appendBody(nil) }
 
 // pooledBody is body encoded into a buffer from bodies, byte for byte what
 // body returns; release gives the buffer back once the caller is done with
-// it. An uncached /api/search allocated its answer's 40–50 KB afresh (a
-// sixth of its allocation at 10,000 incidents).
+// it, rather than allocating every answer afresh.
 func (r *Result) pooledBody() (b []byte, release func(), err error) {
 	bp, release := borrow()
 	b, err = r.appendBody((*bp)[:0])
@@ -75,9 +74,8 @@ func (r *Result) pooledBody() (b []byte, release func(), err error) {
 }
 
 // bodies are buffers for compressing answers into the cache and for
-// answers decoded from it on their way to a client: one allocation of
-// 30–70 KB per cached answer written raised the server's peak memory under
-// load by about 80 MiB.
+// answers decoded from it on their way to a client: an allocation per
+// answer raised the server's peak memory under load.
 var bodies = sync.Pool{New: func() any { return new([]byte) }}
 
 // maxPooledBody is the largest buffer kept for reuse.

@@ -37,9 +37,7 @@ type facetTable struct {
 	docs   [][]int32        // ranks of the documents of each value
 	kind   []int32          // the kind value of each document, by rank
 	// order is each value's place among all values sorted by term, so
-	// that facet counts tie-break by term without comparing strings
-	// (sorting the result set's values by count and term was a twentieth
-	// of a query at 10,000 incidents, most of it in string comparison).
+	// that facet counts tie-break by term without comparing strings.
 	order []int32
 	// free holds the counters of finished searches (counter, release).
 	free sync.Pool
@@ -105,10 +103,7 @@ func (t *facetTable) groupByFacet() {
 // pack moves every document's values, and every value's documents, into
 // one block each, in rank order: built by appends they lay scattered over
 // the heap, and counting the facets of a result set walks them rank after
-// rank (facetCounter.add, about a tenth of an uncached search's CPU at
-// 10,000 incidents). Measured on the benchmark's query log, the server's
-// CPU per uncached request moved from 2.40–2.49 to 2.28–2.39 ms, within
-// the machine's noise; the blocks also drop 10,000 small allocations.
+// rank. The blocks also replace a small allocation per document.
 func (t *facetTable) pack() {
 	packInto(t.byDoc)
 	packInto(t.docs)
@@ -329,9 +324,9 @@ func (ix *Index) withDescendants(f library.Facet, id string) []string {
 // facetCounter counts facet values over the documents of a result. The
 // documents added are counted when the counts are first read (flush), in
 // whichever of two ways reads less: each document's values, or each
-// value's documents against the result set as a bitset. A query matching
-// half the library added up every value of 5,000 documents, the largest
-// single cost of an uncached search at 10,000 incidents.
+// value's documents against the result set as a bitset: a query matching
+// half the library would otherwise add up every value of half its
+// documents.
 type facetCounter struct {
 	t       *facetTable
 	counts  []int32
@@ -341,8 +336,7 @@ type facetCounter struct {
 }
 
 // counter is a zeroed counter, reused from an earlier search when one was
-// released: two fresh ones a query (one counts per value of the library)
-// were a twentieth of an uncached search's garbage at 10,000 incidents.
+// released: a fresh one holds a count per value of the library.
 func (t *facetTable) counter() *facetCounter {
 	if c, ok := t.free.Get().(*facetCounter); ok {
 		clear(c.counts)
@@ -366,9 +360,7 @@ func (c *facetCounter) flush() {
 		return
 	}
 	// A word of a bitset is read in order and costs far less than a
-	// scattered count: on the benchmark's query log at 10,000 incidents,
-	// weighing a count as 3 and 6 words cut counting from 6.9 % of the
-	// CPU (counting by documents only) to 2.4 and 2.1 %.
+	// scattered count, hence the weight (countCost).
 	if float64(len(c.pending))*t.perDoc*countCost <= float64(t.setCost) {
 		c.countByDoc()
 	} else {

@@ -18,14 +18,15 @@ import (
 // target.
 //
 // A document's block is, for each prose field: the number of its distinct
-// terms; per term, its number (the memory field's ids) and the length in
-// bytes of its places; then the places, term after term (appendPlaces).
-// Reading a block walks the short header and decodes the places of the
-// query's terms only. The file ends with the offset of every block and of
+// terms and the lengths in bytes of its header and its places; the header,
+// per term its number (the memory field's ids) and the length of its
+// places; then the places, term after term (appendPlaces). Reading a
+// block skips to its field, walks the header and decodes the places of
+// the query's terms only. The file ends with the offset of every block and of
 // the end, as little-endian uint64s, and fwdMagic.
 const (
 	fwdFileName = "casebook-forward.bin"
-	fwdMagic    = "CBFW2\n"
+	fwdMagic    = "CBFW3\n"
 )
 
 var errFwdFile = errors.New("search: damaged forward file")
@@ -125,11 +126,12 @@ func (it *fwdPlaces) next() bool {
 
 // fwdWriter writes the forward file, a document at a time in rank order.
 type fwdWriter struct {
-	f    *os.File
-	w    *bufio.Writer
-	off  uint64
-	offs []uint64
-	buf  []byte
+	f      *os.File
+	w      *bufio.Writer
+	off    uint64
+	offs   []uint64
+	buf    []byte
+	header []byte
 }
 
 func newFwdWriter(dir string, docs int) (*fwdWriter, error) {
@@ -140,8 +142,9 @@ func newFwdWriter(dir string, docs int) (*fwdWriter, error) {
 	return &fwdWriter{f: f, w: bufio.NewWriterSize(f, 64<<10), offs: make([]uint64, 0, docs+1)}, nil
 }
 
-// add writes the next document: per prose field, its terms' numbers with
-// the length of their places, then the places.
+// add writes the next document: per prose field, the number of its terms
+// and the lengths of its header and places, then the header (each term's
+// number with the length of its places) and the places.
 func (fw *fwdWriter) add(ids *[numProse][]uint32, parts *[numProse]fwdPart) error {
 	b := fw.buf[:0]
 	for i := range parts {
@@ -149,11 +152,16 @@ func (fw *fwdWriter) add(ids *[numProse][]uint32, parts *[numProse]fwdPart) erro
 		if len(ids[i]) != len(p.lens) {
 			return fmt.Errorf("search: forward file: %d terms, %d place lists", len(ids[i]), len(p.lens))
 		}
-		b = binary.AppendUvarint(b, uint64(len(ids[i])))
+		h := fw.header[:0]
 		for k, id := range ids[i] {
-			b = binary.AppendUvarint(b, uint64(id))
-			b = binary.AppendUvarint(b, uint64(p.lens[k]))
+			h = binary.AppendUvarint(h, uint64(id))
+			h = binary.AppendUvarint(h, uint64(p.lens[k]))
 		}
+		fw.header = h
+		b = binary.AppendUvarint(b, uint64(len(ids[i])))
+		b = binary.AppendUvarint(b, uint64(len(h)))
+		b = binary.AppendUvarint(b, uint64(len(p.places)))
+		b = append(b, h...)
 		b = append(b, p.places...)
 	}
 	fw.buf = b
@@ -262,34 +270,43 @@ type fwdField struct {
 	places []byte
 }
 
-// fwdFieldOf is the prose field fi of a document's block; only the
-// fields before it are walked.
+// fwdFieldOf is the prose field fi of a document's block; the fields
+// before it are skipped by their lengths.
 func fwdFieldOf(b []byte, fi int) (fwdField, error) {
 	for i := 0; ; i++ {
-		n, k := binary.Uvarint(b)
-		if k <= 0 {
-			return fwdField{}, errFwdFile
-		}
-		b = b[k:]
-		at, total := 0, uint64(0)
-		for range n {
-			_, k1 := binary.Uvarint(b[at:])
-			if k1 <= 0 {
+		var v [3]uint64
+		for j := range v {
+			x, k := binary.Uvarint(b)
+			if k <= 0 {
 				return fwdField{}, errFwdFile
 			}
-			l, k2 := binary.Uvarint(b[at+k1:])
-			if k2 <= 0 {
-				return fwdField{}, errFwdFile
-			}
-			at += k1 + k2
-			total += l
+			v[j], b = x, b[k:]
 		}
-		if uint64(len(b)-at) < total {
+		if v[1] > uint64(len(b)) || v[2] > uint64(len(b))-v[1] {
 			return fwdField{}, errFwdFile
 		}
 		if i == fi {
-			return fwdField{n: int(n), header: b[:at], places: b[at : at+int(total)]}, nil
+			return fwdField{n: int(v[0]), header: b[:v[1]], places: b[v[1] : v[1]+v[2]]}, nil
 		}
-		b = b[at+int(total):]
+		b = b[v[1]+v[2]:]
 	}
+}
+
+// next returns the next term of the header with its places, and advances
+// past it; ok is false at the end.
+func (f *fwdField) next() (id uint64, places []byte, ok bool, err error) {
+	if f.n == 0 {
+		return 0, nil, false, nil
+	}
+	id, k1 := binary.Uvarint(f.header)
+	if k1 <= 0 {
+		return 0, nil, false, errFwdFile
+	}
+	l, k2 := binary.Uvarint(f.header[k1:])
+	if k2 <= 0 || l > uint64(len(f.places)) {
+		return 0, nil, false, errFwdFile
+	}
+	f.header, f.n = f.header[k1+k2:], f.n-1
+	places, f.places = f.places[:l], f.places[l:]
+	return id, places, true, nil
 }

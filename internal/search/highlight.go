@@ -56,8 +56,8 @@ func fragments(d *document, locs []matchLoc, sh shown) map[string][]string {
 	}
 	// Places are found by their key and text as a pair (the same section
 	// text is in several fields), by a walk over the few places of one
-	// document: a map of them and a map of terms per place were a fifth of
-	// an uncached search's garbage. Concatenating key and text as the key
+	// document, rather than maps of places and of terms per place, which
+	// made much of a search's garbage. Concatenating key and text as the key
 	// copied every matched section once per match location.
 	var places []place
 	for _, l := range locs {

@@ -88,6 +88,11 @@ func TestOpenRebuildsDamagedIndex(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
+		{"missing positions file", func(t *testing.T, path string) {
+			if err := os.Remove(filepath.Join(path, posFileName)); err != nil {
+				t.Fatal(err)
+			}
+		}},
 		{"overwritten fields file bytes", func(t *testing.T, path string) {
 			f, err := os.OpenFile(filepath.Join(path, memFileName), os.O_WRONLY, 0)
 			if err != nil {

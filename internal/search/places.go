@@ -2,7 +2,6 @@ package search
 
 import (
 	"cmp"
-	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -188,18 +187,20 @@ func (ix *Index) locate(p *plan, ranks []int, doc func(rank int) *document) (map
 				if err != nil {
 					return nil, fmt.Errorf("%w (%s)", err, ix.byRank[rank].id())
 				}
-				// The header names each term with the length of its
-				// places; only the query's terms' places are decoded.
-				h, at := field.header, 0
-				for range field.n {
-					id, k1 := binary.Uvarint(h)
-					l, k2 := binary.Uvarint(h[k1:])
-					h = h[k1+k2:]
+				// Only the query's terms' places are decoded.
+				for {
+					id, places, ok, err := field.next()
+					if err != nil {
+						return nil, fmt.Errorf("%w (%s)", err, ix.byRank[rank].id())
+					}
+					if !ok {
+						break
+					}
 					for qi, q := range qs[fi] {
 						if uint64(q.id) != id {
 							continue
 						}
-						it := fwdPlaces{b: field.places[at : at+int(l)]}
+						it := fwdPlaces{b: places}
 						for it.next() {
 							c := it.cur
 							found[fi][qi] = append(found[fi][qi], matchLoc{field: proseFields[fi], term: q.term,
@@ -210,7 +211,6 @@ func (ix *Index) locate(p *plan, ranks []int, doc func(rank int) *document) (map
 							return nil, fmt.Errorf("%w (%s)", errFwdFile, ix.byRank[rank].id())
 						}
 					}
-					at += int(l)
 				}
 			}
 			if n == 0 {

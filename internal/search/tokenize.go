@@ -11,9 +11,9 @@ import (
 	"github.com/blevesearch/bleve/v2/registry"
 )
 
-// Analysis was a third of the index build's CPU, and half of it was bleve's
-// Unicode word segmentation (UAX #29, a generated state machine) and the
-// Porter stemmer, both run on every word of every document. Nearly all of
+// Most of the index build's analysis went to bleve's Unicode word
+// segmentation (UAX #29, a generated state machine) and the Porter
+// stemmer, both run on every word of every document. Nearly all of
 // the library is ASCII, whose word boundaries take a few rules, and its
 // vocabulary repeats, so a stem is worth computing once.
 const (
