@@ -147,7 +147,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 		}
 		p.Best = bestCard(pr, c, res.Best, title)
 	}
-	if p.Cards, err = hitCards(ctx, c, pr, res.Hits); err != nil {
+	if p.Cards, err = hitCards(ctx, c, pr, res.Hits, pbs); err != nil {
 		return err
 	}
 	p.Graph, p.Common = resultGraph(pr, c.Taxonomy, st, res)
@@ -156,8 +156,8 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) error {
 
 // hitCards are search hits as the cards of a result list, in the page's
 // language, each with its excerpts: the search page's and the paste box's
-// when it searched a prose paste.
-func hitCards(ctx context.Context, c *content.Content, pr *i18n.Printer, hits []search.Hit) ([]templates.CaseCard, error) {
+// when it searched a prose paste. pbs are the playbooks (playbooksByID).
+func hitCards(ctx context.Context, c *content.Content, pr *i18n.Printer, hits []search.Hit, pbs map[string]store.PlaybookSummary) ([]templates.CaseCard, error) {
 	var incidentIDs []string
 	for _, h := range hits {
 		if h.Kind == search.KindIncident {
@@ -165,10 +165,6 @@ func hitCards(ctx context.Context, c *content.Content, pr *i18n.Printer, hits []
 		}
 	}
 	sums, err := summariesByID(ctx, c, incidentIDs)
-	if err != nil {
-		return nil, err
-	}
-	pbs, err := playbooksByID(ctx, c)
 	if err != nil {
 		return nil, err
 	}

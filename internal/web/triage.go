@@ -254,7 +254,11 @@ func (s *Server) renderPaste(w http.ResponseWriter, r *http.Request, c *content.
 		pv.ShareTooLong = true
 	}
 	if res.Found != nil {
-		cards, err := hitCards(r.Context(), c, pr, res.Found.Hits)
+		pbs, err := playbooksByID(r.Context(), c)
+		if err != nil {
+			return err
+		}
+		cards, err := hitCards(r.Context(), c, pr, res.Found.Hits, pbs)
 		if err != nil {
 			return err
 		}
