@@ -15,8 +15,9 @@ import (
 // The query engine reads the memory fields' posting lists (postings.go) and
 // scores in flat arrays indexed by document rank; the arrays cost a few
 // additions per posting. bleve's analyzers read the query as they read the
-// documents; the forward file (forward.go) places the matches for quoted
-// phrases, highlights and the phrase bonus.
+// documents; the positions file (positions.go) places the words of quoted
+// phrases, and the forward file (forward.go) the matches of highlights and
+// the phrase bonus.
 
 // BM25 parameters, as bleve and Lucene use them.
 const (

@@ -2,8 +2,8 @@
 //
 // bleve analyses the text (English stemming, Korean particles and bigrams);
 // the index is this package's own: every field's posting lists, loaded in
-// memory, and a forward file of where each term of the prose stands, for
-// quoted phrases and highlights. It is persisted on disk and named after the
+// memory, and where each term of the prose stands, by term for quoted
+// phrases and by document for highlights. It is persisted on disk and named after the
 // library's content hash, so a restart with unchanged content reuses it and a
 // changed library builds a new one aside. Queries understand the taxonomy:
 // words that name a term (by label or alias, English or Korean) both widen the
@@ -15,7 +15,7 @@
 //   - analysis: analysis.go (fields and analyzers), tokenize.go, korean.go,
 //     glossary.go, text.go, document.go (a document's text by field);
 //   - the on-disk index: index.go (Open, Close), build.go, postings.go,
-//     forward.go, manifest.go;
+//     positions.go, forward.go, manifest.go;
 //   - the engine: parse.go, plan.go, engine.go (matching and scoring),
 //     run.go (a search from request to result), collect.go, facets.go,
 //     places.go, highlight.go, excerpts.go, best.go, suggest.go, help.go,
