@@ -42,13 +42,6 @@ func watchLibrary(ctx context.Context, dir, data string, reload func(context.Con
 	}
 }
 
-// run is start and loop in one call.
-func (w *watcher) run(ctx context.Context) {
-	if fw, entries, ok := w.start(); ok {
-		w.loop(ctx, fw, entries)
-	}
-}
-
 // start opens the watcher and watches the library's path and folders.
 func (w *watcher) start() (*fsnotify.Watcher, map[string]bool, bool) {
 	fw, err := fsnotify.NewWatcher()

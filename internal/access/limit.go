@@ -46,9 +46,6 @@ func NewLimiter(perMin int) *Limiter {
 	return &Limiter{perMin: perMin, burst: float64(max(1, perMin/6)), buckets: map[string]*bucket{}, now: time.Now, running: map[string]int{}}
 }
 
-// PerMinute is the configured rate.
-func (l *Limiter) PerMinute() int { return l.perMin }
-
 // Take admits a request of the caller that costs cost tokens (1 for a
 // classify or a cluster read; 0 for work charged afterwards), or refuses
 // it with an *Error of kind ErrLimited while the caller holds less than

@@ -89,12 +89,6 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Msg }
 
-// IsReadOnly reports whether err refuses a command that writes.
-func IsReadOnly(err error) bool {
-	var e *Error
-	return errors.As(err, &e) && e.Kind == ReadOnly
-}
-
 func usage(format string, args ...any) error {
 	return &Error{Kind: Usage, Msg: fmt.Sprintf(format, args...)}
 }

@@ -166,13 +166,6 @@ func ParseTaxonomy(path string, data []byte) (*Taxonomy, []Problem, error) {
 	return parseTaxonomy(nil, path, "", data)
 }
 
-// ExtendTaxonomy parses a later layer's taxonomy.yaml on top of base: it
-// may add terms to any facet and aliases to base terms, and may not
-// redefine a base term (a problem naming both files). base is not changed.
-func ExtendTaxonomy(base *Taxonomy, path, layer string, data []byte) (*Taxonomy, []Problem, error) {
-	return parseTaxonomy(base, path, layer, data)
-}
-
 // clone copies the taxonomy's lists and maps; terms are shared until one
 // is changed (copy on write).
 func (t *Taxonomy) clone() *Taxonomy {

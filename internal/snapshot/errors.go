@@ -25,18 +25,6 @@ var (
 	ErrUnavailable = errors.New("the cluster could not be read")
 )
 
-// KindError maps a ReadError kind to the error a failed essential read is
-// reported as.
-func KindError(kind string) error {
-	switch kind {
-	case ReadForbidden:
-		return ErrForbidden
-	case ReadNotFound:
-		return ErrNotFound
-	}
-	return ErrUnavailable
-}
-
 // NamespaceNotAllowed is the refusal of a namespace outside the allow-list,
 // in the words every door shows.
 func NamespaceNotAllowed(ns string, allowed []string) error {

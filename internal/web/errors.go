@@ -41,8 +41,6 @@ func userError(status int, key string, args ...any) error {
 
 var errUnavailable = userError(http.StatusServiceUnavailable, "error.loading")
 
-func notFound(msg string) error { return &httpError{status: http.StatusNotFound, msg: msg} }
-
 func notFoundMsg(m i18n.Msg) error { return &httpError{http.StatusNotFound, m.English(), m} }
 
 // notFoundOf is a 404 saying what err says.

@@ -173,18 +173,6 @@ func query(t *testing.T, href string) url.Values {
 	return u.Query()
 }
 
-// sortedValues is a query's values, each list sorted, for comparisons that
-// ignore the order of parameters.
-func sortedValues(q url.Values) map[string][]string {
-	out := map[string][]string{}
-	for k, v := range q {
-		v = slices.Clone(v)
-		slices.Sort(v)
-		out[k] = v
-	}
-	return out
-}
-
 // apiItem is one row of GET /api/incidents.
 type apiItem struct {
 	ID                  string   `json:"id"`

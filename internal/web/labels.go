@@ -6,7 +6,6 @@ import (
 
 	"casebook/internal/i18n"
 	"casebook/internal/library"
-	"casebook/internal/selection"
 	"casebook/internal/store"
 	"casebook/web/templates"
 )
@@ -47,22 +46,6 @@ func facetLabel(p *i18n.Printer, f library.Facet) string {
 		return p.T("facet.domain")
 	}
 	return string(f)
-}
-
-// paramLabel names a list filter parameter (a facet, org or year).
-func paramLabel(p *i18n.Printer, param string) string {
-	switch param {
-	case "org":
-		return p.T("facet.org")
-	case "year":
-		return p.T("facet.year")
-	}
-	for _, fp := range selection.FacetParams {
-		if fp.Param == param {
-			return facetLabel(p, fp.Facet)
-		}
-	}
-	return param
 }
 
 // sectionLabel names an incident section by its anchor in the page's
