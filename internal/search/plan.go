@@ -156,7 +156,7 @@ func (ix *Index) plan(q *userQuery) *plan {
 	for i, sl := range slots {
 		english[i] = sl.english
 		if len(sl.renderings) == 0 {
-			if f := ix.fuzziness(sl.text); f > 0 {
+			if f := ix.spellingDistance(sl.text); f > 0 {
 				if ts := ix.fuzzyTerms(strings.ToLower(sl.text), f); len(ts) > 0 {
 					english[i] = ts[0]
 				}
@@ -313,14 +313,20 @@ func minShould(n int) int {
 // one; 1 from five letters, 2 from eight, where a swapped pair of letters
 // ("Karpneter") costs two edits.
 func (ix *Index) fuzziness(w string) int {
+	k := ix.spellingDistance(w)
+	if toks := ix.english.Analyze([]byte(w)); k > 0 && len(toks) == 1 && ix.hasTerm(fieldAll, string(toks[0].Term)) {
+		return 0
+	}
+	return k
+}
+
+// spellingDistance is fuzziness without the stems: a misspelling that stems
+// like a word of the text ("oomkiled", "oomkilled") is matched by the stem,
+// but only its spelling in the typo vocabulary names a term or a message
+// (the query's English rendering, for the router).
+func (ix *Index) spellingDistance(w string) int {
 	n := letterCount(w)
-	if n < 5 || n != len([]rune(w)) || hasHangul(w) {
-		return 0
-	}
-	if ix.hasTerm(fieldWords, strings.ToLower(w)) {
-		return 0
-	}
-	if toks := ix.english.Analyze([]byte(w)); len(toks) == 1 && ix.hasTerm(fieldAll, string(toks[0].Term)) {
+	if n < 5 || n != len([]rune(w)) || hasHangul(w) || ix.hasTerm(fieldWords, strings.ToLower(w)) {
 		return 0
 	}
 	if n >= 8 {
