@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -120,7 +122,12 @@ func TestConcurrentUploadsAreBounded(t *testing.T) {
 		t.Skip("no /proc")
 	}
 	file := bigInventory(t, 16<<20)
-	s := hardStart(t, "--data", t.TempDir(), "--rate-limit", "60")
+	// The limit's burst covers every upload, so MaxRunning alone decides
+	// how many run: with a smaller one, a slow machine paid the first
+	// back before the last arrived and admitted uploads one after another.
+	s := hardStart(t, "--data", t.TempDir(), "--rate-limit", "600")
+	runtime.GC()
+	debug.FreeOSMemory() // what earlier tests left is not counted as growth
 	base := procMiB(t, "VmRSS")
 	peak := base
 	stop := make(chan struct{})
