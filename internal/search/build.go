@@ -38,9 +38,7 @@ func build(dir, path string, ix *Index, analysedAll func()) error {
 			if memField(f).prose() {
 				places = &a.fwd[f-int(memAll)]
 			}
-			if err := mem.add(memField(f), int32(rank), a.counts[f], a.lens[f], places); err != nil {
-				return fmt.Errorf("search: positions: %w", err)
-			}
+			mem.add(memField(f), int32(rank), a.counts[f], a.lens[f], places)
 		}
 		if err := fw.add(&mem.ids, &a.fwd); err != nil {
 			return fmt.Errorf("search: forward file: %w", err)

@@ -33,10 +33,13 @@ var errFwdFile = errors.New("search: damaged forward file")
 
 // fwdPart is one prose field of a document, ready for the forward file:
 // the places of each of its terms, term after term in the order of the
-// field's counts (kind), and the length of each term's part.
+// field's counts (kind), and the length of each term's part; and the same
+// places as the positions file holds them (appendPosition), with theirs.
 type fwdPart struct {
-	lens   []uint32
-	places []byte
+	lens    []uint32
+	places  []byte
+	posLens []uint32
+	pos     []byte
 }
 
 // appendPlaces encodes the places of one term in one document, in order:
@@ -71,18 +74,20 @@ func forwardPart(toks []pendingToken, freq func(kind int) int, kinds int, order 
 		next[k]++
 	}
 	*order = o
-	part := fwdPart{lens: make([]uint32, kinds)}
-	b := make([]byte, 0, 5*len(toks))
+	part := fwdPart{lens: make([]uint32, kinds), posLens: make([]uint32, kinds)}
+	b, pb := make([]byte, 0, 5*len(toks)), make([]byte, 0, 2*len(toks))
 	for k := range kinds {
-		from := len(b)
+		from, pfrom := len(b), len(pb)
 		var prev [3]int
+		var pprev [2]int
 		for _, i := range o[at[k]:at[k+1]] {
 			t := &toks[i]
 			b = appendPlaces(b, t.segment, t.pos, t.start, t.end, &prev)
+			pb = appendPosition(pb, t.segment, t.pos, &pprev)
 		}
-		part.lens[k] = uint32(len(b) - from)
+		part.lens[k], part.posLens[k] = uint32(len(b)-from), uint32(len(pb)-pfrom)
 	}
-	part.places = b
+	part.places, part.pos = b, pb
 	return part
 }
 

@@ -28,28 +28,18 @@ const (
 
 var errPosFile = errors.New("search: damaged positions file")
 
-// appendPositions re-encodes one term's places of one document (as the
-// forward file has them) into b, as an entry of its positions.
-func appendPositions(b, places []byte, scratch *[]byte) ([]byte, error) {
-	e := (*scratch)[:0]
-	it := fwdPlaces{b: places}
-	var seg, pos int
-	for it.next() {
-		if it.cur.segment != seg {
-			e = binary.AppendUvarint(e, uint64(it.cur.segment-seg))
-			seg, pos = it.cur.segment, 0
-		} else {
-			e = binary.AppendUvarint(e, 0)
-		}
-		e = binary.AppendUvarint(e, uint64(it.cur.pos-pos))
-		pos = it.cur.pos
+// appendPosition encodes one place of a term in a document, in order: its
+// segment as the difference from the place before (0 for the same one),
+// and its position as the difference from the place before in the same
+// segment (from 0 in a new one).
+func appendPosition(b []byte, seg, pos int, prev *[2]int) []byte {
+	b = binary.AppendUvarint(b, uint64(seg-prev[0]))
+	if seg != prev[0] {
+		*prev = [2]int{seg, 0}
 	}
-	if it.err {
-		return b, errFwdFile
-	}
-	*scratch = e
-	b = binary.AppendUvarint(b, uint64(len(e)))
-	return append(b, e...), nil
+	b = binary.AppendUvarint(b, uint64(pos-prev[1]))
+	prev[1] = pos
+	return b
 }
 
 // posStream walks one term's positions beside its postings.

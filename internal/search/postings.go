@@ -159,8 +159,7 @@ type memBuilder struct {
 	total [numMem]int64
 	// ids are the numbers of the terms of the last document added to each
 	// prose field, in the order of its counts.
-	ids     [numProse][]uint32
-	scratch []byte
+	ids [numProse][]uint32
 }
 
 type termBuild struct {
@@ -182,7 +181,7 @@ func newMemBuilder(docs int) *memBuilder {
 
 // add records one document's terms of field f; ranks arrive in order. A
 // prose field comes with its places, by term in the order of counts.
-func (b *memBuilder) add(f memField, rank int32, counts []termCount, length int, places *fwdPart) error {
+func (b *memBuilder) add(f memField, rank int32, counts []termCount, length int, places *fwdPart) {
 	b.lens[f][rank] = uint32(length)
 	b.total[f] += int64(length)
 	var ids *[]uint32
@@ -215,15 +214,12 @@ func (b *memBuilder) add(f memField, rank int32, counts []termCount, length int,
 		t.df++
 		t.last = rank
 		if places != nil {
-			end := at + int(places.lens[j])
-			var err error
-			if t.pos, err = appendPositions(t.pos, places.places[at:end], &b.scratch); err != nil {
-				return err
-			}
+			end := at + int(places.posLens[j])
+			t.pos = binary.AppendUvarint(t.pos, uint64(places.posLens[j]))
+			t.pos = append(t.pos, places.pos[at:end]...)
 			at = end
 		}
 	}
-	return nil
 }
 
 // finish turns the collected postings into the memIndex and writes the

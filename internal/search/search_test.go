@@ -123,6 +123,18 @@ func TestSearchQuotedPhrase(t *testing.T) {
 			t.Errorf(`%s matches "kernel panic" but does not contain it`, h.ID)
 		}
 	}
+	// A word twice in one phrase ("to" is a stop word, so the phrase is
+	// node, a gap, node): both tokens read the one term's positions.
+	twice := search(t, Request{Query: `"node to node"`, PerPage: 100})
+	if twice.Total == 0 {
+		t.Errorf(`"node to node" finds nothing; the library holds it`)
+	}
+	re := regexp.MustCompile(`(?i)\bnodes?('s)?\W+[\w.]+\W+nodes?\b`) // one token between, as analysed
+	for _, h := range twice.Hits {
+		if !re.MatchString(documentText(lib, h.ID)) {
+			t.Errorf(`%s matches "node to node" but holds no node, a word, node`, h.ID)
+		}
+	}
 }
 
 func TestSearchFilters(t *testing.T) {
