@@ -13,9 +13,8 @@ import (
 // the inverted twin of the forward file. A quoted phrase reads the
 // positions of its terms, one read per term, and walks them beside the
 // postings; its cost follows how often the words occur, not how many
-// documents hold them all (reading each candidate's forward block cost a
-// system call and a walk of its header per candidate). The fields file
-// keeps the length of each term's positions.
+// documents hold them all. The fields file keeps the length of each term's
+// positions.
 //
 // A term's positions are, per posting: the length in bytes of the
 // document's entry, then per place its segment and position as
